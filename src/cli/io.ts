@@ -1,0 +1,50 @@
+import type { Writable } from 'node:stream';
+
+/** Where a command writes, and how. Commands never touch `process.stdout` directly (tests pass buffers). */
+export interface CliIO {
+  readonly stdout: Writable & { isTTY?: boolean; columns?: number };
+  readonly stderr: Writable & { isTTY?: boolean };
+  readonly stdin?: NodeJS.ReadableStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Print stack traces (`--debug`). */
+  debug: boolean;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    debug: false,
+  };
+}
+
+/** Colour only on a TTY and never with NO_COLOR (https://no-color.org). */
+export function useColor(io: CliIO, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
+  if (io.env['NO_COLOR'] !== undefined && io.env['NO_COLOR'] !== '') return false;
+  if (io.env['FORCE_COLOR'] !== undefined && io.env['FORCE_COLOR'] !== '0') return true;
+  return io[stream].isTTY === true;
+}
+
+export interface Paint {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const identity = (s: string): string => s;
+const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+export function paint(enabled: boolean): Paint {
+  if (!enabled) return { red: identity, green: identity, yellow: identity, dim: identity, bold: identity };
+  return { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+}
+
+export function writeLine(stream: Writable, line = ''): void {
+  stream.write(`${line}\n`);
+}

@@ -1,0 +1,49 @@
+import { Command, CommanderError } from 'commander';
+import { commands } from './commands/index.ts';
+import { CliExit, EXIT, reportError } from './exit.ts';
+import { type CliIO, processIO } from './io.ts';
+import { packageVersion } from './version.ts';
+
+/** Builds the program; each command file registers itself (flags, help, examples, action). */
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('harnesseval')
+    .description('Measure how well an AI agent harness does its work, and whether each version does better.')
+    .version(packageVersion(), '-V, --version')
+    .option('--debug', 'print stack traces for errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+  program.hook('preAction', (cmd) => {
+    io.debug = cmd.opts()['debug'] === true || io.debug;
+  });
+  for (const register of commands) register(program, io);
+  return program;
+}
+
+/** Runs the CLI and resolves with the exit status; never calls `process.exit` itself. */
+export async function runCli(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  io.debug = argv.includes('--debug');
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof CliExit) return error.status;
+    return reportError(io, error);
+  }
+}
+
+const isEntry =
+  process.argv[1] !== undefined && /harnesseval(\.js)?$|cli\.(js|ts)$|main\.ts$/.test(process.argv[1]);
+if (isEntry) {
+  const status = await runCli(process.argv.slice(2));
+  process.exitCode = status;
+}

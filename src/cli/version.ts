@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+
+let cached: string | undefined;
+
+/** The package version, read once from package.json (works from src/ and from dist/). */
+export function packageVersion(): string {
+  if (cached !== undefined) return cached;
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'harnesseval' && typeof pkg.version === 'string') {
+        cached = pkg.version;
+        return cached;
+      }
+    } catch {
+      // try the next location
+    }
+  }
+  cached = '0.0.0';
+  return cached;
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+export const ToolCallStatusSchema = z.enum(['success', 'error']);
+
+/** One tool invocation by the harness (MCP or otherwise). */
+export const ToolCallSchema = z.object({
+  tool_name: z.string(),
+  args: z.record(z.string(), z.unknown()).default({}),
+  result: z.unknown().optional(),
+  /** Seconds. */
+  duration: z.number().nonnegative().optional(),
+  status: ToolCallStatusSchema.default('success'),
+  id: z.string().optional(),
+  role: z.string().optional(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const UsageSchema = z.object({
+  tokens_in: z.number().nonnegative().default(0),
+  tokens_out: z.number().nonnegative().default(0),
+  cached_tokens: z.number().nonnegative().default(0),
+  /** null when nobody reported a cost and no price was known for the model. */
+  cost_usd: z.number().nonnegative().nullable().default(null),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const AgentCallSchema = z.object({
+  role: z.string().default('agent'),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  tokens_in: z.number().nonnegative().default(0),
+  tokens_out: z.number().nonnegative().default(0),
+  cached_tokens: z.number().nonnegative().default(0),
+  cost_usd: z.number().nonnegative().optional(),
+  duration_seconds: z.number().nonnegative().optional(),
+  at: z.string().optional(),
+  error: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+export type AgentCall = z.infer<typeof AgentCallSchema>;
+
+export const PlannedSchema = z.enum(['planned', 'unplanned']);
+export type Planned = z.infer<typeof PlannedSchema>;
+
+/** An operator prompt: a human typing into the harness (planned by design, or unplanned). */
+export const OperatorPromptSchema = z.object({
+  kind: PlannedSchema,
+  role: z.string().optional(),
+  text: z.string().optional(),
+  at: z.string().optional(),
+});
+export type OperatorPrompt = z.infer<typeof OperatorPromptSchema>;
+
+export const HumanActionSchema = z.enum(['review', 'edit', 'approve', 'reject', 'answer']);
+export type HumanAction = z.infer<typeof HumanActionSchema>;
+
+export const HumanTouchpointSchema = z.object({
+  action: HumanActionSchema,
+  kind: PlannedSchema,
+  minutes: z.number().nonnegative().default(0),
+  note: z.string().optional(),
+  at: z.string().optional(),
+});
+export type HumanTouchpoint = z.infer<typeof HumanTouchpointSchema>;
+
+export const CircuitBreakerSchema = z.object({
+  /** e.g. `CB2:review-rejection`. */
+  type: z.string().min(1),
+  trigger: z.string().optional(),
+  resolution: z.string().optional(),
+  at: z.string().optional(),
+});
+export type CircuitBreakerEvent = z.infer<typeof CircuitBreakerSchema>;
+
+export const MalformedEventSchema = z.object({
+  line: z.number().int().nonnegative(),
+  error: z.string(),
+});
+
+/** What happened inside the harness during one trial, as reported by trackers, events or traces. */
+export const TraceSchema = z.object({
+  agent_calls: z.array(AgentCallSchema).default([]),
+  prompts: z.array(OperatorPromptSchema).default([]),
+  human: z.array(HumanTouchpointSchema).default([]),
+  circuit_breakers: z.array(CircuitBreakerSchema).default([]),
+  /** The harness's own verdict on first-pass approval, when it reports one explicitly. */
+  first_pass_approval: z.boolean().optional(),
+  malformed_events: z.array(MalformedEventSchema).default([]),
+});
+export type Trace = z.infer<typeof TraceSchema>;
+
+export const ErrorKindSchema = z.enum([
+  'transient', // retryable: HTTP 429/5xx, connection reset
+  'timeout',
+  'agent', // the harness reported or raised an error
+  'crash', // the process exited abnormally
+  'config', // the adapter is misconfigured (module not found, server fails to start)
+  'invalid_output', // the output could not be parsed
+  'aborted',
+]);
+export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
+/** What an adapter returns for one trial. Adapters never throw: failures set `error`. */
+export const AgentOutputSchema = z.object({
+  output: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()]),
+  /** Structured output (MCP `structuredContent`, parsed JSON) when there is one. */
+  structured: z.unknown().optional(),
+  /** Seconds. */
+  latency: z.number().nonnegative().default(0),
+  tool_calls: z.array(ToolCallSchema).default([]),
+  usage: UsageSchema.default({ tokens_in: 0, tokens_out: 0, cached_tokens: 0, cost_usd: null }),
+  trace: TraceSchema.optional(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  error: z.string().optional(),
+  error_kind: ErrorKindSchema.optional(),
+});
+export type AgentOutput = z.infer<typeof AgentOutputSchema>;
+export type AgentOutputDraft = z.input<typeof AgentOutputSchema>;
+
+/** Builds a complete AgentOutput from a partial one (defaults filled in). */
+export function agentOutput(draft: AgentOutputDraft): AgentOutput {
+  return AgentOutputSchema.parse(draft);
+}
+
+/** The output as text: strings as they are, anything else as JSON. */
+export function outputText(output: AgentOutput): string {
+  if (typeof output.output === 'string') return output.output;
+  if (output.output === null) return '';
+  return JSON.stringify(output.output);
+}

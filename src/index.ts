@@ -1,0 +1,8 @@
+/**
+ * The public API of HarnessEval. Every export is listed by name; a test pins the list.
+ */
+
+export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts';
+export * from './core/index.ts';
+export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
+export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';

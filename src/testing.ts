@@ -1,0 +1,2 @@
+/** Test doubles for users of HarnessEval (in-memory store, scripted adapters). */
+export {};
