@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { AgentOutput } from '../core/agent-output.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
+import type { Task, TaskInput } from '../core/task.ts';
+
+/** What an adapter gets for one trial (task x epoch). */
+export interface TrialContext {
+  readonly task: Task;
+  readonly epoch: number;
+  readonly trialId: string;
+  /** Fires at the trial's timeout or when the run is interrupted. */
+  readonly signal: AbortSignal;
+  /** The trial's workspace folder, when the task has a codebase. */
+  readonly workspace?: string;
+  /**
+   * Extra environment for a harness that runs as a subprocess, e.g. `HARNESSEVAL_EVENTS`
+   * (the file where it reports events). Adapters that start processes add these.
+   */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * A harness under test, driven by an adapter. Version 1 of the contract; a breaking change adds
+ * `AgentV2` beside it. `run` never throws: failures come back as `AgentOutput.error`.
+ */
+export interface AgentV1 {
+  readonly specificationVersion: 'v1';
+  readonly name: string;
+  run(input: TaskInput, ctx: TrialContext): Promise<AgentOutput>;
+  /** Release shared resources (an MCP connection, a server process). */
+  close?(): Promise<void>;
+}
+
+/** Where an adapter is created: relative paths in its options resolve against `baseDir`. */
+export interface AdapterEnvironment {
+  readonly baseDir: string;
+  readonly harness: HarnessConfig;
+  /** The environment of the HarnessEval process (for `${ENV_VAR}` expansion; never stored). */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface AdapterDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly options: S;
+  /** May throw `HarnessEvalError('invalid_config')` for a misconfiguration found before any trial. */
+  create(options: z.infer<S>, environment: AdapterEnvironment): Promise<AgentV1>;
+}

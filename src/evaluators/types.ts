@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { AgentOutput } from '../core/agent-output.ts';
+import type { EvaluationResult } from '../core/evaluation.ts';
+import type { Task } from '../core/task.ts';
+
+export interface EvaluationContext {
+  readonly task: Task;
+  readonly output: AgentOutput;
+  readonly signal: AbortSignal;
+  /** The trial's workspace folder (for command criteria), when there is one. */
+  readonly workspace?: string;
+}
+
+/** Scores one trial. Version 1 of the contract. Never throws for a bad output: it scores 0 and says why. */
+export interface EvaluatorV1 {
+  readonly specificationVersion: 'v1';
+  readonly name: string;
+  evaluate(ctx: EvaluationContext): Promise<EvaluationResult>;
+}
+
+export interface EvaluatorEnvironment {
+  /** Folder of the file that named the evaluator; relative paths in options resolve against it. */
+  readonly baseDir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface EvaluatorDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly options: S;
+  /** Compiles options once (a regex, a schema); may throw `HarnessEvalError('invalid_config')`. */
+  create(options: z.infer<S>, environment: EvaluatorEnvironment): EvaluatorV1 | Promise<EvaluatorV1>;
+}

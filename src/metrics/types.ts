@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { Direction, MetricResult } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+
+export interface MetricTask {
+  readonly id: string;
+  readonly weight: number;
+  readonly cluster?: string | undefined;
+}
+
+export interface MetricInput {
+  /** Every finished trial (task x epoch). */
+  readonly records: readonly RunRecord[];
+  /** The tasks of the suite (weights, clusters), in file order. */
+  readonly tasks: readonly MetricTask[];
+  readonly epochs: number;
+}
+
+/** An aggregate over trials. Must handle empty input ("n/a", never NaN). */
+export interface MetricV1 {
+  readonly specificationVersion: 'v1';
+  readonly name: string;
+  readonly direction: Direction;
+  calculate(input: MetricInput): MetricResult;
+}
+
+export interface MetricDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly direction: Direction;
+  readonly description: string;
+  readonly options: S;
+  create(options: z.infer<S>): MetricV1;
+}

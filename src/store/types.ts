@@ -1,0 +1,50 @@
+import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+
+export interface ExperimentSummary {
+  readonly id: string;
+  readonly name?: string | undefined;
+  readonly suite_id: string;
+  readonly harness_name: string;
+  readonly harness_version: string;
+  readonly status: ExperimentStatus;
+  readonly created_at: string;
+  readonly finished_at?: string | undefined;
+  readonly records: number;
+  readonly outcome?: string | undefined;
+}
+
+export interface ExperimentFilter {
+  readonly harness?: string;
+  readonly suite?: string;
+  readonly status?: ExperimentStatus;
+  readonly limit?: number;
+}
+
+export interface ExperimentPatch {
+  readonly status?: ExperimentStatus;
+  readonly finished_at?: string;
+  readonly metrics?: readonly MetricResult[];
+  readonly scores?: Readonly<Record<string, number>>;
+  readonly outcome?: Experiment['outcome'];
+  readonly violations?: readonly ThresholdViolation[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Where experiments live. Every method is async so that a networked backend (PostgreSQL) fits
+ * the same contract. `appendRecord` is durable when it resolves: a crash after it loses nothing.
+ */
+export interface ExperimentStore {
+  /** Stores a new experiment (its `records` are stored too). Fails if the id exists. */
+  createExperiment(experiment: Experiment): Promise<void>;
+  /** Adds or replaces (same run_id) one trial's record, in its own transaction. */
+  appendRecord(experimentId: string, record: RunRecord): Promise<void>;
+  updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void>;
+  /** The whole experiment with its records in task-file order then epoch; undefined if absent. */
+  getExperiment(experimentId: string): Promise<Experiment | undefined>;
+  /** Newest first. */
+  listExperiments(filter?: ExperimentFilter): Promise<ExperimentSummary[]>;
+  deleteExperiment(experimentId: string): Promise<boolean>;
+  close(): Promise<void>;
+}
