@@ -1,14 +1,14 @@
 import { Command, CommanderError } from 'commander';
+import { harnessEvalVersion } from '../version.ts';
 import { commands } from './commands/index.ts';
 import { CliExit, EXIT, reportError } from './exit.ts';
 import { type CliIO, processIO } from './io.ts';
-import { packageVersion } from './version.ts';
 
 /** Builds the program; each command file registers itself (flags, help, examples, action). */
 export function buildProgram(io: CliIO): Command {
   const program = new Command('harnesseval')
     .description('Measure how well an AI agent harness does its work, and whether each version does better.')
-    .version(packageVersion(), '-V, --version')
+    .version(harnessEvalVersion(), '-V, --version')
     .option('--debug', 'print stack traces for errors')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-let cached: string | undefined;
+let version: string | undefined;
 
-/** The package version, read once from package.json (works from src/ and from dist/). */
-export function packageVersion(): string {
-  if (cached !== undefined) return cached;
+/** The installed HarnessEval version, read once from package.json (found from src/ or dist/). */
+export function harnessEvalVersion(): string {
+  if (version !== undefined) return version;
   for (const rel of ['../package.json', '../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
@@ -12,13 +12,13 @@ export function packageVersion(): string {
         version?: string;
       };
       if (pkg.name === 'harnesseval' && typeof pkg.version === 'string') {
-        cached = pkg.version;
-        return cached;
+        version = pkg.version;
+        return version;
       }
     } catch {
-      // try the next location
+      // not here; try the next location
     }
   }
-  cached = '0.0.0';
-  return cached;
+  version = '0.0.0';
+  return version;
 }

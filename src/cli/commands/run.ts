@@ -1,0 +1,258 @@
+import { dirname, resolve } from 'node:path';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { HarnessEvalError } from '../../core/errors.ts';
+import type { Experiment } from '../../core/experiment.ts';
+import type { HarnessConfig } from '../../core/harness-config.ts';
+import type { ReporterV1 } from '../../reporters/types.ts';
+import type { ExperimentStore } from '../../store/types.ts';
+import { CliExit, EXIT, reportError } from '../exit.ts';
+import { type CliIO, useColor } from '../io.ts';
+import { ProgressDisplay } from '../progress.ts';
+
+interface RunFlags {
+  harness?: string;
+  concurrency: number;
+  epochs: number;
+  timeout: number;
+  retries: number;
+  filterId?: string;
+  filterTag?: string;
+  filterDifficulty?: string;
+  resume?: string;
+  reporter: string[];
+  output: string[];
+  store: string | false;
+  seed?: number;
+  failOnThreshold: boolean;
+  keepWorkspaces: boolean;
+  name?: string;
+  progress: boolean;
+}
+
+const examples = `
+Examples:
+  $ harnesseval run examples/hello-world/benchmark.yaml
+  $ harnesseval run cases.jsonl --harness harness.yaml -j 8 --epochs 3 -o out/report.md -o out/results.xml
+  $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
+  $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
+
+Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
+(unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
+130 when interrupted (the command to resume is printed).`;
+
+const positiveInt = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number >= 1`);
+  return n;
+};
+const nonNegativeInt = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number >= 0`);
+  return n;
+};
+const positiveNumber = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0`);
+  return n;
+};
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('run')
+    .description('run a suite, benchmark or v0 dataset through a harness and store the experiment')
+    .argument('<file>', 'benchmark YAML/JSON, suite YAML, task spec YAML or v0 JSONL dataset')
+    .option('--harness <file>', 'harness config (overrides the file’s agent:)')
+    .option('-j, --concurrency <n>', 'trials run at once', positiveInt('--concurrency'), 4)
+    .option('--epochs <k>', 'attempts per task', positiveInt('--epochs'), 1)
+    .option(
+      '--timeout <seconds>',
+      'per-trial timeout (a test’s own timeout wins)',
+      positiveNumber('--timeout'),
+      60,
+    )
+    .option(
+      '--retries <n>',
+      'retries for transient errors (HTTP 429/5xx, resets)',
+      nonNegativeInt('--retries'),
+      0,
+    )
+    .option('--filter-id <glob>', 'only tasks whose id matches the glob')
+    .option('--filter-tag <tag>', 'only tasks with this tag')
+    .addOption(
+      new Option('--filter-difficulty <d>', 'only tasks of this difficulty').choices([
+        'easy',
+        'medium',
+        'hard',
+      ]),
+    )
+    .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
+    .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
+    .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
+    .option('--store <path>', 'SQLite store file', '.harnesseval/harnesseval.db')
+    .option('--no-store', 'do not store the experiment')
+    .option(
+      '--seed <n>',
+      'seed for retry jitter and the harness (HARNESSEVAL_SEED)',
+      nonNegativeInt('--seed'),
+    )
+    .option('--no-fail-on-threshold', 'exit 0 even when a threshold is violated')
+    .option('--keep-workspaces', 'keep each trial’s workspace folder')
+    .option('--name <name>', 'a name for the experiment')
+    .option('--no-progress', 'no progress output')
+    .addHelpText('after', examples)
+    .action(async (file: string, flags: RunFlags) => {
+      const status = await runCommand(file, flags, io);
+      if (status !== EXIT.ok) throw new CliExit(status);
+    });
+}
+
+async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<number> {
+  const { loadSuite, loadHarnessConfig } = await import('../../formats/index.ts');
+  let suite: Awaited<ReturnType<typeof loadSuite>>;
+  let harness: HarnessConfig;
+  let harnessBaseDir: string;
+  try {
+    suite = await loadSuite(resolve(io.cwd, file));
+    if (flags.harness !== undefined) {
+      const path = resolve(io.cwd, flags.harness);
+      harness = await loadHarnessConfig(path);
+      harnessBaseDir = dirname(path);
+    } else if (suite.harness !== undefined) {
+      harness = suite.harness;
+      harnessBaseDir = dirname(resolve(io.cwd, file));
+    } else {
+      throw new HarnessEvalError('usage', `${file} names no agent; give one with --harness FILE`);
+    }
+  } catch (error) {
+    return reportError(io, error, {
+      invalid_input: EXIT.usage,
+      invalid_config: EXIT.usage,
+      not_found: EXIT.usage,
+    });
+  }
+
+  const store = flags.store === false ? undefined : await openStoreAt(resolve(io.cwd, flags.store));
+  const { getReporter, reporterForFile } = await import('../../reporters/registry.ts');
+  const fileReporters: { reporter: ReporterV1; destination: string }[] = [];
+  const stdoutReporters: ReporterV1[] = [];
+  try {
+    for (const out of flags.output)
+      fileReporters.push({ reporter: await reporterForFile(out), destination: resolve(io.cwd, out) });
+    for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
+      stdoutReporters.push(await getReporter(name));
+  } catch (error) {
+    await store?.close();
+    return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
+  }
+
+  const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
+  const interrupt = new AbortController();
+  let signals = 0;
+  let experimentId: string | undefined;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      progress?.message(
+        'harnesseval: interrupting — finishing in-flight trials (up to 5 s); press Ctrl-C again to stop now',
+      );
+      interrupt.abort();
+      return;
+    }
+    // Everything finished is already committed to the store, trial by trial.
+    io.stderr.write(
+      `\nharnesseval: stopped${experimentId ? `; resume with: harnesseval run ${file} --resume ${experimentId}` : ''}\n`,
+    );
+    process.exit(EXIT.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let experiment: Experiment;
+  try {
+    const { runExperiment } = await import('../../runner/runner.ts');
+    experiment = await runExperiment({
+      suite,
+      harness,
+      harnessBaseDir,
+      ...(store === undefined ? {} : { store }),
+      ...(flags.resume === undefined ? {} : { resume: flags.resume }),
+      ...(flags.name === undefined ? {} : { name: flags.name }),
+      keepWorkspaces: flags.keepWorkspaces,
+      signal: interrupt.signal,
+      env: io.env,
+      settings: {
+        epochs: flags.epochs,
+        concurrency: flags.concurrency,
+        timeout_seconds: flags.timeout,
+        retries: flags.retries,
+        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        filters: {
+          ...(flags.filterId === undefined ? {} : { id: flags.filterId }),
+          ...(flags.filterTag === undefined ? {} : { tag: flags.filterTag }),
+          ...(flags.filterDifficulty === undefined ? {} : { difficulty: flags.filterDifficulty }),
+        },
+      },
+      onEvent: async (event) => {
+        switch (event.type) {
+          case 'run_start':
+            experimentId = event.experiment.id;
+            for (const { reporter, destination } of fileReporters)
+              await reporter.onRunStart?.(event.experiment, { destination });
+            break;
+          case 'trial_end':
+            for (const { reporter } of fileReporters) await reporter.onTrialEnd?.(event.record);
+            progress?.update(event.progress);
+            break;
+          case 'run_end':
+            progress?.finish();
+            for (const { reporter } of fileReporters) await reporter.onRunEnd?.(event.experiment);
+            break;
+          default:
+            break;
+        }
+      },
+    });
+  } catch (error) {
+    progress?.finish();
+    return reportError(io, error, {
+      invalid_input: EXIT.usage,
+      invalid_config: EXIT.usage,
+      not_found: EXIT.usage,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await store?.close();
+  }
+
+  const color = useColor(io);
+  const width = io.stdout.columns ?? 100;
+  for (const reporter of stdoutReporters)
+    io.stdout.write(await reporter.report(experiment, { color, width }));
+  for (const { reporter, destination } of fileReporters) {
+    await reporter.report(experiment, { destination });
+    io.stderr.write(`wrote ${destination}\n`);
+  }
+  if (store !== undefined) io.stderr.write(`stored experiment ${experiment.id} in ${flags.store}\n`);
+
+  if (experiment.status === 'interrupted') {
+    io.stderr.write(
+      `harnesseval: interrupted; resume with: harnesseval run ${file} --resume ${experiment.id}\n`,
+    );
+    return EXIT.interrupted;
+  }
+  if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
+    io.stderr.write(
+      `harnesseval: every trial failed with an error; first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
+    );
+    return EXIT.failure;
+  }
+  if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
+  return EXIT.ok;
+}
+
+async function openStoreAt(path: string): Promise<ExperimentStore> {
+  const { openStore } = await import('../../store/index.ts');
+  return openStore(path);
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** USD per million tokens. */
+export const ModelPriceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Cached input tokens; defaults to the input price when a provider has no discount. */
+  cached: z.number().nonnegative().optional(),
+});
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+
+export const PriceTableSchema = z.object({
+  as_of: z.string(),
+  /** Keys are `provider/model` or a bare model name. */
+  models: z.record(z.string(), ModelPriceSchema),
+});
+export type PriceTable = z.infer<typeof PriceTableSchema>;
+
+/**
+ * List prices as published by the providers on the `as_of` date. Prices change: override or
+ * extend them with `pricing:` in a harness config rather than trusting these for billing.
+ */
+export const DEFAULT_PRICES: PriceTable = {
+  as_of: '2025-08-01',
+  models: {
+    'anthropic/claude-opus-4': { input: 15, output: 75, cached: 1.5 },
+    'anthropic/claude-opus-4-1': { input: 15, output: 75, cached: 1.5 },
+    'anthropic/claude-sonnet-4': { input: 3, output: 15, cached: 0.3 },
+    'anthropic/claude-3-7-sonnet': { input: 3, output: 15, cached: 0.3 },
+    'anthropic/claude-3-5-haiku': { input: 0.8, output: 4, cached: 0.08 },
+    'openai/gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
+    'openai/gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
+    'openai/gpt-4.1': { input: 2, output: 8, cached: 0.5 },
+    'openai/gpt-4.1-mini': { input: 0.4, output: 1.6, cached: 0.1 },
+    'openai/gpt-4.1-nano': { input: 0.1, output: 0.4, cached: 0.025 },
+    'openai/o3': { input: 2, output: 8, cached: 0.5 },
+    'openai/o4-mini': { input: 1.1, output: 4.4, cached: 0.275 },
+    'google/gemini-2.5-pro': { input: 1.25, output: 10, cached: 0.31 },
+    'google/gemini-2.5-flash': { input: 0.3, output: 2.5, cached: 0.075 },
+  },
+};
+
+/** Merges user overrides over the defaults; the newer `as_of` wins. */
+export function mergePrices(base: PriceTable, override: Partial<PriceTable> | undefined): PriceTable {
+  if (override === undefined) return base;
+  return {
+    as_of: override.as_of ?? base.as_of,
+    models: { ...base.models, ...override.models },
+  };
+}
+
+/**
+ * The price of a model: an exact `provider/model` key, then the bare model name, then the longest
+ * known model name the given one starts with (dated snapshots like `claude-sonnet-4-20250514`).
+ */
+export function findPrice(table: PriceTable, model: string, provider?: string): ModelPrice | undefined {
+  const keys = provider === undefined ? [model] : [`${provider}/${model}`, model];
+  for (const key of keys) {
+    const exact = table.models[key];
+    if (exact !== undefined) return exact;
+  }
+  let best: { length: number; price: ModelPrice } | undefined;
+  for (const [key, price] of Object.entries(table.models)) {
+    const bare = key.includes('/') ? key.slice(key.indexOf('/') + 1) : key;
+    const name = model.includes('/') ? model.slice(model.indexOf('/') + 1) : model;
+    if (name.startsWith(bare) && (best === undefined || bare.length > best.length))
+      best = { length: bare.length, price };
+  }
+  return best?.price;
+}
+
+/** Cost in USD of one call; undefined when the model has no known price. */
+export function costOf(
+  table: PriceTable,
+  call: {
+    model?: string | undefined;
+    provider?: string | undefined;
+    tokens_in: number;
+    tokens_out: number;
+    cached_tokens?: number;
+  },
+): number | undefined {
+  if (call.model === undefined) return undefined;
+  const price = findPrice(table, call.model, call.provider);
+  if (price === undefined) return undefined;
+  const cached = Math.min(call.cached_tokens ?? 0, call.tokens_in);
+  const fresh = call.tokens_in - cached;
+  return (
+    (fresh * price.input + cached * (price.cached ?? price.input) + call.tokens_out * price.output) /
+    1_000_000
+  );
+}

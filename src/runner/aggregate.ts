@@ -1,0 +1,49 @@
+import type { Experiment, MetricResult, ThresholdViolation } from '../core/experiment.ts';
+import type { MetricRef } from '../core/plugin-ref.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import type { Suite } from '../core/suite.ts';
+import type { Task } from '../core/task.ts';
+import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
+import { computeMetrics, defaultMetrics } from '../metrics/registry.ts';
+import { scoreSuite } from '../scoring/suite-score.ts';
+import { checkThresholds } from '../scoring/thresholds.ts';
+
+export interface AggregateInput {
+  readonly suite: Suite;
+  readonly records: readonly RunRecord[];
+  readonly tasks: readonly Task[];
+  readonly epochs: number;
+  readonly metrics?: readonly MetricRef[] | undefined;
+}
+
+export interface Aggregate {
+  metrics: MetricResult[];
+  scores: Record<string, number>;
+  outcome: Experiment['outcome'];
+  violations: ThresholdViolation[];
+}
+
+/**
+ * Aggregates finished trials: metrics with intervals, the weighted suite score and its outcome,
+ * and the threshold violations. Also used to recompute after human grades change records.
+ */
+export function aggregateExperiment(input: AggregateInput): Aggregate {
+  const metricTasks = input.tasks.map((t) => ({ id: t.id, weight: t.weight, cluster: t.cluster }));
+  const metricInput = { records: input.records, tasks: metricTasks, epochs: input.epochs };
+  const refs =
+    input.metrics ?? (input.suite.metrics.length > 0 ? input.suite.metrics : defaultMetrics(metricInput));
+  // A threshold on a built-in metric that is not listed still gets computed, so it can be checked.
+  const extra = Object.keys(input.suite.thresholds)
+    .filter((name) => !refs.some((r) => r.name === name) && isBuiltinMetric(parseMetricAlias(name).name))
+    .map((name) => parseMetricAlias(name));
+  const metrics = computeMetrics([...refs, ...extra], metricInput);
+  const suiteScore = scoreSuite(input.records, metricTasks, input.suite.scoring);
+  const scores: Record<string, number> = {};
+  if (suiteScore.overall !== null) scores['overall'] = suiteScore.overall;
+  return {
+    metrics,
+    scores,
+    outcome: suiteScore.outcome,
+    violations: checkThresholds(metrics, input.suite.thresholds),
+  };
+}

@@ -1,0 +1,162 @@
+import { dirname } from 'node:path';
+import type { AgentOutput } from '../core/agent-output.ts';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
+import type { EvaluatorRef } from '../core/plugin-ref.ts';
+import type { Suite } from '../core/suite.ts';
+import type { Criterion, Task } from '../core/task.ts';
+import { createEvaluator } from '../evaluators/registry.ts';
+import type { EvaluatorV1 } from '../evaluators/types.ts';
+
+/** The evaluators of a task: the suite's plus the task's; `exact_match` when it has only `expected`. */
+export function evaluatorRefsFor(suite: Suite, task: Task): EvaluatorRef[] {
+  const refs = [...suite.evaluators, ...task.evaluators];
+  const criteriaJudge = task.criteria.some((c) => c.evaluator !== undefined || c.command !== undefined);
+  if (refs.length === 0 && task.expected !== undefined && !criteriaJudge) {
+    return [{ name: 'exact_match', options: {}, negate: false }];
+  }
+  return refs;
+}
+
+/** The evaluator that checks an automated criterion: its own, or a `command` run in the workspace. */
+function criterionRef(criterion: Criterion): EvaluatorRef | undefined {
+  if (criterion.evaluator !== undefined) return criterion.evaluator;
+  if (criterion.command !== undefined) {
+    const options: Record<string, unknown> = { command: criterion.command };
+    if (criterion.timeout_seconds !== undefined) options['timeout_seconds'] = criterion.timeout_seconds;
+    return { name: 'command', options, negate: false };
+  }
+  return undefined;
+}
+
+interface PreparedTask {
+  readonly evaluators: readonly EvaluatorV1[];
+  readonly criteria: ReadonlyMap<string, EvaluatorV1>;
+}
+
+/**
+ * Compiles every evaluator a suite needs before the first trial, so that a bad option fails the
+ * run at once (with the task named) instead of failing every trial.
+ */
+export class Judge {
+  private readonly prepared = new Map<string, PreparedTask>();
+
+  private constructor(private readonly suite: Suite) {}
+
+  static async prepare(suite: Suite, tasks: readonly Task[], env: NodeJS.ProcessEnv): Promise<Judge> {
+    const judge = new Judge(suite);
+    const cache = new Map<string, Promise<EvaluatorV1>>();
+    const suiteDir = suite.source === undefined ? process.cwd() : dirname(suite.source.file);
+    for (const task of tasks) {
+      const baseDir = task.source === undefined ? suiteDir : dirname(task.source.file);
+      const make = (ref: EvaluatorRef, where: string): Promise<EvaluatorV1> => {
+        const key = `${baseDir}\u0000${JSON.stringify(ref)}`;
+        const cached = cache.get(key);
+        if (cached !== undefined) return cached;
+        const created = createEvaluator(ref, { baseDir, env }).catch((error: unknown) => {
+          throw new HarnessEvalError('invalid_config', `task ${task.id}: ${where}: ${messageOf(error)}`, {
+            cause: error,
+          });
+        });
+        cache.set(key, created);
+        return created;
+      };
+      const evaluators = await Promise.all(
+        evaluatorRefsFor(suite, task).map((ref) => make(ref, `evaluator ${ref.name}`)),
+      );
+      const criteria = new Map<string, EvaluatorV1>();
+      for (const criterion of task.criteria) {
+        if (criterion.verification !== 'automated') continue;
+        const ref = criterionRef(criterion);
+        if (ref !== undefined) criteria.set(criterion.id, await make(ref, `criterion ${criterion.id}`));
+      }
+      judge.prepared.set(task.id, { evaluators, criteria });
+    }
+    return judge;
+  }
+
+  /** Runs the task's evaluators and automated criteria on one output; rubric and human criteria wait. */
+  async judge(
+    task: Task,
+    output: AgentOutput,
+    ctx: { signal: AbortSignal; workspace?: string | undefined },
+  ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
+    const prepared = this.prepared.get(task.id);
+    if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
+    const context = {
+      task,
+      output,
+      signal: ctx.signal,
+      ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
+    };
+    const evaluations = await Promise.all(prepared.evaluators.map((e) => safeEvaluate(e, context)));
+    const criteria: CriterionResult[] = [];
+    for (const criterion of task.criteria) {
+      criteria.push(await this.judgeCriterion(criterion, prepared, context));
+    }
+    return { evaluations, criteria };
+  }
+
+  private async judgeCriterion(
+    criterion: Criterion,
+    prepared: PreparedTask,
+    context: Parameters<EvaluatorV1['evaluate']>[0],
+  ): Promise<CriterionResult> {
+    const base = { id: criterion.id, verification: criterion.verification, grades: [], details: {} };
+    if (criterion.verification !== 'automated') {
+      return {
+        ...base,
+        status: 'pending',
+        score: null,
+        explanation: `waiting for a ${criterion.verification} grade`,
+      };
+    }
+    const evaluator = prepared.criteria.get(criterion.id);
+    if (evaluator === undefined) {
+      return {
+        ...base,
+        status: 'error',
+        score: 0,
+        explanation: 'automated criterion has no evaluator or command',
+      };
+    }
+    const result = await safeEvaluate(evaluator, context);
+    const tail = result.details['output_tail'];
+    return {
+      ...base,
+      status: result.error !== undefined ? 'error' : result.passed ? 'passed' : 'failed',
+      score: result.score,
+      explanation: result.explanation,
+      ...(typeof tail === 'string' ? { output_tail: tail } : {}),
+      details: { evaluator: result.evaluator, ...result.details },
+    };
+  }
+
+  get suiteScoring() {
+    return this.suite.scoring;
+  }
+}
+
+/** An evaluator that throws is a bug in it, not in the harness: score 0 with the reason. */
+async function safeEvaluate(
+  evaluator: EvaluatorV1,
+  context: Parameters<EvaluatorV1['evaluate']>[0],
+): Promise<EvaluationResult> {
+  try {
+    return await evaluator.evaluate(context);
+  } catch (error) {
+    return {
+      evaluator: evaluator.name,
+      score: 0,
+      passed: false,
+      explanation: `evaluator failed: ${messageOf(error)}`,
+      details: {},
+      negated: false,
+      error: messageOf(error),
+    };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

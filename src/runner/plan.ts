@@ -1,0 +1,42 @@
+import type { RunSettings } from '../core/experiment.ts';
+import type { Task } from '../core/task.ts';
+import { globToRegExp } from '../util/glob.ts';
+
+/** One unit of work: a task at one epoch. `key` is stable across runs and used for resume. */
+export interface Trial {
+  readonly task: Task;
+  readonly taskIndex: number;
+  readonly epoch: number;
+  readonly key: string;
+}
+
+export function trialKey(taskId: string, epoch: number): string {
+  return `${taskId}#${epoch}`;
+}
+
+/** Tasks that pass `--filter-id` (glob), `--filter-tag` and `--filter-difficulty`, in file order. */
+export function filterTasks(tasks: readonly Task[], filters: RunSettings['filters']): Task[] {
+  const idPattern = filters.id === undefined ? undefined : globToRegExp(filters.id);
+  return tasks.filter(
+    (task) =>
+      (idPattern === undefined || idPattern.test(task.id)) &&
+      (filters.tag === undefined || task.tags.includes(filters.tag)) &&
+      (filters.difficulty === undefined || task.difficulty === filters.difficulty),
+  );
+}
+
+/** Every trial in file order, epoch by epoch within a task, minus those already done. */
+export function planTrials(
+  tasks: readonly Task[],
+  epochs: number,
+  done: ReadonlySet<string> = new Set(),
+): Trial[] {
+  const trials: Trial[] = [];
+  tasks.forEach((task, taskIndex) => {
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      const key = trialKey(task.id, epoch);
+      if (!done.has(key)) trials.push({ task, taskIndex, epoch, key });
+    }
+  });
+  return trials;
+}

@@ -1,0 +1,398 @@
+import { dirname } from 'node:path';
+import type { AgentV1, TrialContext } from '../adapters/types.ts';
+import type { AgentOutput, Trace } from '../core/agent-output.ts';
+import { HarnessEvalError } from '../core/errors.ts';
+import {
+  type Experiment,
+  type MetricResult,
+  type RunSettings,
+  RunSettingsSchema,
+  type ThresholdViolation,
+} from '../core/experiment.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
+import type { MetricRef } from '../core/plugin-ref.ts';
+import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import type { Suite } from '../core/suite.ts';
+import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
+import { scoreRecord } from '../scoring/record-score.ts';
+import type { ExperimentStore } from '../store/types.ts';
+import { aggregateExperiment } from './aggregate.ts';
+import { attemptTrial, seededRandom } from './attempt.ts';
+import { captureEnvironment, newExperimentId } from './environment.ts';
+import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
+import { Judge } from './judge.ts';
+import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
+import { createWorkspace } from './workspace.ts';
+
+export interface RunExperimentOptions {
+  readonly suite: Suite;
+  readonly harness: HarnessConfig;
+  /** The agent to drive; created from `harness` (its adapter and options) when absent. */
+  readonly agent?: AgentV1;
+  /** Folder that relative paths in the harness options resolve against. */
+  readonly harnessBaseDir?: string;
+  readonly settings?: Partial<RunSettings>;
+  readonly store?: ExperimentStore;
+  /** Continue this stored experiment: only its missing trials run. */
+  readonly resume?: string;
+  readonly experimentId?: string;
+  readonly name?: string;
+  /** Metrics to compute; the suite's, or the defaults, when absent. */
+  readonly metrics?: readonly MetricRef[];
+  /** Aborting it stops scheduling; in-flight trials get `graceMs` to finish, then are abandoned. */
+  readonly signal?: AbortSignal;
+  readonly graceMs?: number;
+  readonly onEvent?: RunnerListener;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly keepWorkspaces?: boolean;
+}
+
+const emptyTrace: Trace = {
+  agent_calls: [],
+  prompts: [],
+  human: [],
+  circuit_breakers: [],
+  malformed_events: [],
+};
+
+/**
+ * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
+ * metrics -> result assembly. Every finished trial is in the store before the next event fires.
+ * A library function: it emits events and returns the experiment; it never prints.
+ */
+export async function runExperiment(options: RunExperimentOptions): Promise<Experiment> {
+  const env = options.env ?? process.env;
+  const settings = RunSettingsSchema.parse({ ...options.settings });
+  const suiteDir = options.suite.source === undefined ? process.cwd() : dirname(options.suite.source.file);
+  const tasks = filterTasks(options.suite.tasks, settings.filters);
+  if (tasks.length === 0) {
+    throw new HarnessEvalError('invalid_input', 'no task matches the filters', {
+      data: { filters: settings.filters },
+    });
+  }
+  const emit = async (event: RunnerEvent) => {
+    await options.onEvent?.(event);
+  };
+
+  const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
+  const judge = await Judge.prepare(options.suite, tasks, env);
+  const agent =
+    options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
+  const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  const records: RunRecord[] = [...done];
+  const random = seededRandom(settings.seed ?? Date.now());
+  const started = performance.now();
+  const progress = {
+    total: trials.length + done.length,
+    done: done.length,
+    passed: 0,
+    failed: 0,
+    errored: 0,
+    pending: 0,
+  };
+  for (const r of done) count(progress, r);
+
+  const hard = new AbortController();
+  let stopping = options.signal?.aborted ?? false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let inFlight = 0;
+  const onInterrupt = () => {
+    stopping = true;
+    void emit({ type: 'interrupting', inFlight });
+    graceTimer = setTimeout(() => hard.abort(new Error('interrupted')), options.graceMs ?? 5000);
+  };
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+
+  await emit({ type: 'run_start', experiment, trials: trials.length, resumed: done.length });
+  let next = 0;
+  const worker = async () => {
+    while (!stopping && next < trials.length) {
+      const trial = trials[next++]!;
+      inFlight++;
+      try {
+        await emit({ type: 'trial_start', taskId: trial.task.id, epoch: trial.epoch });
+        const record = await runTrial(trial);
+        if (record === undefined) continue; // abandoned at interrupt: resume runs it again
+        if (options.store) await options.store.appendRecord(experiment.id, record);
+        records.push(record);
+        count(progress, record);
+        progress.done++;
+        const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
+        await emit({ type: 'trial_end', record, progress: snapshot });
+      } finally {
+        inFlight--;
+      }
+    }
+  };
+
+  const runTrial = async (trial: Trial): Promise<RunRecord | undefined> => {
+    const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
+    const signal = AbortSignal.any([hard.signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
+    const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
+    const timestamp = new Date().toISOString();
+    const t0 = performance.now();
+    try {
+      const ctx: TrialContext = {
+        task: trial.task,
+        epoch: trial.epoch,
+        trialId: `${experiment.id}:${trial.key}`,
+        signal,
+        env: {
+          HARNESSEVAL_TRIAL: trial.key,
+          HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
+        },
+        ...(workspace === undefined ? {} : { workspace: workspace.path }),
+      };
+      const { output, attempts } = await attemptTrial(agent, trial.task.input, ctx, {
+        retries: settings.retries,
+        baseDelayMs: 250,
+        maxDelayMs: 8000,
+        random,
+        onRetry: (attempt, out) =>
+          void emit({
+            type: 'trial_retry',
+            taskId: trial.task.id,
+            epoch: trial.epoch,
+            attempt,
+            error: out.error ?? '',
+          }),
+      });
+      if (hard.signal.aborted) return undefined;
+      const judged = await judge.judge(trial.task, output, {
+        signal: options.signal ?? new AbortController().signal,
+        workspace: workspace?.path,
+      });
+      return assembleRecord({
+        experimentId: experiment.id,
+        trial,
+        harness: options.harness,
+        output,
+        attempts,
+        timestamp,
+        duration: (performance.now() - t0) / 1000,
+        judged,
+        rubricWeights: rubricWeightsFor(options.suite, trial.task.rubric),
+        suite: options.suite,
+        keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
+      });
+    } finally {
+      await workspace?.dispose(options.keepWorkspaces === true);
+    }
+  };
+
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(settings.concurrency, Math.max(trials.length, 1)) }, worker),
+    );
+  } finally {
+    options.signal?.removeEventListener('abort', onInterrupt);
+    if (graceTimer !== undefined) clearTimeout(graceTimer);
+    if (options.agent === undefined) await agent.close?.();
+  }
+
+  const interrupted = stopping && progress.done < progress.total;
+  const finished = await finishExperiment(experiment, records, tasks, options, settings, interrupted);
+  await emit({ type: 'run_end', experiment: finished });
+  return finished;
+}
+
+function count(
+  progress: { passed: number; failed: number; errored: number; pending: number },
+  r: RunRecord,
+): void {
+  if (r.outcome === 'pass') progress.passed++;
+  else if (r.outcome === 'fail') progress.failed++;
+  else if (r.outcome === 'error') progress.errored++;
+  else progress.pending++;
+}
+
+async function createAgentFor(
+  harness: HarnessConfig,
+  baseDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<AgentV1> {
+  const { createAgent } = await import('../adapters/registry.ts');
+  return createAgent(harness, { baseDir, harness, env });
+}
+
+async function openExperiment(
+  options: RunExperimentOptions,
+  settings: RunSettings,
+  tasks: Suite['tasks'],
+  suiteDir: string,
+): Promise<{ experiment: Experiment; done: RunRecord[] }> {
+  if (options.resume !== undefined) {
+    if (options.store === undefined)
+      throw new HarnessEvalError('usage', '--resume needs a store (not --no-store)');
+    const stored = await options.store.getExperiment(options.resume);
+    if (stored === undefined)
+      throw new HarnessEvalError('not_found', `no experiment ${options.resume} in the store`);
+    if (
+      stored.suite.hash !== undefined &&
+      options.suite.source?.hash !== undefined &&
+      stored.suite.hash !== options.suite.source.hash
+    ) {
+      throw new HarnessEvalError(
+        'invalid_input',
+        `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; resume needs the same file`,
+      );
+    }
+    await options.store.updateExperiment(stored.id, { status: 'running' });
+    return { experiment: { ...stored, status: 'running', records: [] }, done: stored.records };
+  }
+  const experiment: Experiment = {
+    schema_version: 1,
+    id: options.experimentId ?? newExperimentId(),
+    ...(options.name === undefined ? {} : { name: options.name }),
+    suite: {
+      id: options.suite.id,
+      ...(options.suite.name === undefined ? {} : { name: options.suite.name }),
+      ...(options.suite.source === undefined
+        ? {}
+        : {
+            file: options.suite.source.file,
+            format: options.suite.source.format,
+            hash: options.suite.source.hash,
+          }),
+      tasks: tasks.map((t) => ({
+        id: t.id,
+        weight: t.weight,
+        ...(t.cluster === undefined ? {} : { cluster: t.cluster }),
+      })),
+    },
+    harness: options.harness,
+    status: 'running',
+    created_at: new Date().toISOString(),
+    settings,
+    environment: captureEnvironment(suiteDir),
+    records: [],
+    metrics: [],
+    scores: {},
+    violations: [],
+    metadata: {},
+  };
+  await options.store?.createExperiment(experiment);
+  return { experiment, done: [] };
+}
+
+async function finishExperiment(
+  experiment: Experiment,
+  records: RunRecord[],
+  tasks: Suite['tasks'],
+  options: RunExperimentOptions,
+  settings: RunSettings,
+  interrupted: boolean,
+): Promise<Experiment> {
+  const order = new Map(tasks.map((t, i) => [t.id, i]));
+  records.sort((a, b) => (order.get(a.task_id) ?? 0) - (order.get(b.task_id) ?? 0) || a.epoch - b.epoch);
+  const aggregate: {
+    metrics: MetricResult[];
+    scores: Record<string, number>;
+    outcome: Experiment['outcome'];
+    violations: ThresholdViolation[];
+  } = await aggregateExperiment({
+    suite: options.suite,
+    records,
+    tasks,
+    epochs: settings.epochs,
+    metrics: options.metrics,
+  });
+  const finished: Experiment = {
+    ...experiment,
+    status: interrupted ? 'interrupted' : 'completed',
+    finished_at: new Date().toISOString(),
+    records,
+    ...aggregate,
+  };
+  await options.store?.updateExperiment(experiment.id, {
+    status: finished.status,
+    finished_at: finished.finished_at!,
+    metrics: finished.metrics,
+    scores: finished.scores,
+    ...(finished.outcome === undefined ? {} : { outcome: finished.outcome }),
+    violations: finished.violations,
+  });
+  return finished;
+}
+
+interface AssembleInput {
+  readonly experimentId: string;
+  readonly trial: Trial;
+  readonly harness: HarnessConfig;
+  readonly output: AgentOutput;
+  readonly attempts: number;
+  readonly timestamp: string;
+  readonly duration: number;
+  readonly judged: Awaited<ReturnType<Judge['judge']>>;
+  readonly rubricWeights: Record<string, number>;
+  readonly suite: Suite;
+  readonly keptWorkspace: string | undefined;
+}
+
+/** One trial's record. Garbage from the harness becomes an error record, never a crash. */
+export function assembleRecord(input: AssembleInput): RunRecord {
+  const { output, judged } = input;
+  const trace = output.trace ?? emptyTrace;
+  const { trace: _omit, ...outputWithoutTrace } = output;
+  const errored = output.error !== undefined;
+  const { scores, outcome } = scoreRecord({
+    evaluations: judged.evaluations,
+    criteria: judged.criteria,
+    rubricWeights: input.rubricWeights,
+    scoring: input.suite.scoring,
+    errored,
+  });
+  const metrics = processMetrics(trace, judged.criteria);
+  if (metrics.tokens_in === 0 && metrics.tokens_out === 0) {
+    metrics.tokens_in = output.usage.tokens_in;
+    metrics.tokens_out = output.usage.tokens_out;
+  }
+  const roleCost = trace.agent_calls.reduce((sum, c) => sum + (c.cost_usd ?? 0), 0);
+  const cost =
+    output.usage.cost_usd ?? (trace.agent_calls.some((c) => c.cost_usd !== undefined) ? roleCost : null);
+  const draft = {
+    schema_version: 1,
+    run_id: `${input.experimentId}:${input.trial.key}`,
+    experiment_id: input.experimentId,
+    task_id: input.trial.task.id,
+    epoch: input.trial.epoch,
+    attempts: input.attempts,
+    harness_config: {
+      name: input.harness.name,
+      version: input.harness.version,
+      agents: input.harness.agents,
+      ...(input.harness.model === undefined ? {} : { model: input.harness.model }),
+      ...(input.harness.trust_tier === undefined ? {} : { trust_tier: input.harness.trust_tier }),
+    },
+    timestamp: input.timestamp,
+    duration_seconds: input.duration,
+    cost_usd: cost,
+    outcome,
+    ...(output.error === undefined ? {} : { error: output.error }),
+    output: outputWithoutTrace,
+    trace,
+    evaluations: judged.evaluations,
+    criteria: judged.criteria,
+    metrics,
+    by_role: breakdownByRole(trace),
+    scores,
+    ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
+  };
+  const parsed = RunRecordSchema.safeParse(draft);
+  if (parsed.success) return parsed.data;
+  return RunRecordSchema.parse({
+    ...draft,
+    outcome: 'error',
+    error: `the harness returned data HarnessEval cannot store: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    output: { output: null, latency: output.latency, error: 'invalid output', error_kind: 'invalid_output' },
+    trace: emptyTrace,
+    evaluations: [],
+    criteria: [],
+    scores: { overall: 0 },
+  });
+}
+
+function rubricWeightsFor(suite: Suite, rubricId: string | undefined): Record<string, number> {
+  const rubric = suite.rubrics.find((r) => r.id === rubricId) ?? suite.rubrics[0];
+  return Object.fromEntries((rubric?.dimensions ?? []).map((d) => [d.name, d.weight]));
+}

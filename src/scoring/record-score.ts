@@ -1,0 +1,83 @@
+import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
+import type { Outcome } from '../core/run-record.ts';
+import type { Scoring } from '../core/suite.ts';
+
+export interface RecordScoreInput {
+  /** Evaluators that are not tied to a criterion (a benchmark's checks). */
+  readonly evaluations: readonly EvaluationResult[];
+  readonly criteria: readonly CriterionResult[];
+  /** Rubric dimension weights by name (from the task's rubric), for the rubric part. */
+  readonly rubricWeights: Readonly<Record<string, number>>;
+  readonly scoring: Scoring;
+  readonly errored: boolean;
+}
+
+export interface RecordScore {
+  readonly scores: Record<string, number>;
+  readonly outcome: Outcome;
+}
+
+/**
+ * A run's scores and outcome.
+ * - functional_completeness = passed automated checks / automated checks (criteria with
+ *   `verification: automated`, plus evaluators not tied to a criterion);
+ * - each graded rubric dimension scores (level - 1) / 3, averaged over grades;
+ * - overall = the suite's weights over the parts that exist (functional only when nothing is
+ *   graded against a rubric);
+ * - outcome: error if the harness failed; fail if a check failed or overall < pass_threshold;
+ *   pending while a rubric/human criterion waits for a grade; pass otherwise.
+ */
+export function scoreRecord(input: RecordScoreInput): RecordScore {
+  const automated = input.criteria.filter((c) => c.verification === 'automated');
+  const checks = [...input.evaluations.map((e) => e.passed), ...automated.map((c) => c.status === 'passed')];
+  const scores: Record<string, number> = {};
+  if (checks.length > 0) scores['functional_completeness'] = checks.filter(Boolean).length / checks.length;
+
+  const dimensionScores = new Map<string, number[]>();
+  for (const criterion of input.criteria) {
+    for (const grade of criterion.grades) {
+      const list = dimensionScores.get(grade.dimension) ?? [];
+      list.push(grade.score);
+      dimensionScores.set(grade.dimension, list);
+    }
+  }
+  let rubricWeighted = 0;
+  let rubricWeight = 0;
+  for (const [dimension, list] of dimensionScores) {
+    const mean = list.reduce((a, b) => a + b, 0) / list.length;
+    scores[dimension] = mean;
+    const weight = input.rubricWeights[dimension] ?? 1;
+    rubricWeighted += weight * mean;
+    rubricWeight += weight;
+  }
+  const rubricScore = rubricWeight > 0 ? rubricWeighted / rubricWeight : undefined;
+  if (rubricScore !== undefined) scores['rubric'] = rubricScore;
+
+  const functional = scores['functional_completeness'];
+  const { functional: wf, rubric: wr } = input.scoring.weights;
+  if (input.errored) {
+    scores['overall'] = 0;
+  } else if (functional !== undefined && rubricScore !== undefined && wf + wr > 0) {
+    scores['overall'] = (wf * functional + wr * rubricScore) / (wf + wr);
+  } else if (functional !== undefined) {
+    scores['overall'] = functional;
+  } else if (rubricScore !== undefined) {
+    scores['overall'] = rubricScore;
+  }
+
+  return { scores, outcome: outcomeOf(input, checks, scores['overall']) };
+}
+
+function outcomeOf(
+  input: RecordScoreInput,
+  checks: readonly boolean[],
+  overall: number | undefined,
+): Outcome {
+  if (input.errored) return 'error';
+  if (checks.some((passed) => !passed)) return 'fail';
+  if (input.criteria.some((c) => c.status === 'error')) return 'fail';
+  if (input.criteria.some((c) => c.status === 'pending')) return 'pending';
+  const hasRubric = input.criteria.some((c) => c.verification !== 'automated');
+  if (hasRubric && overall !== undefined && overall < input.scoring.pass_threshold) return 'fail';
+  return 'pass';
+}
