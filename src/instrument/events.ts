@@ -98,22 +98,26 @@ export function parseEvents(text: string): ParsedEvents {
   lines.forEach((raw, index) => {
     const line = index === 0 ? raw.replace(/^\uFEFF/, '') : raw;
     if (line.trim() === '') return;
-    const malformed = (error: string) => trace.malformed_events.push({ line: index + 1, error });
-    if (line.length > MAX_LINE) return malformed(`line longer than ${MAX_LINE} characters`);
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      return malformed(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const parsed = HarnessEventSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return malformed(`${issue?.path.join('.') || 'event'}: ${issue?.message ?? 'invalid event'}`);
-    }
-    applyEvent(parsed.data);
+    const problem = eventProblem(line);
+    if (typeof problem === 'string') trace.malformed_events.push({ line: index + 1, error: problem });
+    else applyEvent(problem);
   });
   return { trace, toolCalls, extraCostUsd };
+}
+
+/** The event on a line, or what is wrong with the line. */
+function eventProblem(line: string): HarnessEvent | string {
+  if (line.length > MAX_LINE) return `line longer than ${MAX_LINE} characters`;
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    return `not JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const parsed = HarnessEventSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return `${issue?.path.join('.') || 'event'}: ${issue?.message ?? 'invalid event'}`;
 }
 
 /** Reads and parses an events file; a missing file means the harness reported nothing. */
