@@ -1,7 +1,7 @@
-import type { HarnessConfig } from '../core/harness-config.ts';
+import type { AgentV1 } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
-import type { AgentV1 } from '../adapters/types.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
 import { type Harness, harnessAgent } from '../instrument/harness.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { TaskRun } from './task-run.ts';
@@ -35,7 +35,8 @@ export class Evaluator {
   private lastExperiment: Experiment | undefined;
 
   constructor(private readonly init: EvaluatorInit) {
-    if (!(init.task instanceof TaskSpec)) throw new HarnessEvalError('usage', 'task must be a TaskSpec (TaskSpec.fromFile(path))');
+    if (!(init.task instanceof TaskSpec))
+      throw new HarnessEvalError('usage', 'task must be a TaskSpec (TaskSpec.fromFile(path))');
   }
 
   /** Executes the harness on the task and returns its run record. */

@@ -35,7 +35,8 @@ export class TaskRun {
         .map(([k, v]) => `${k}=${pct(v)}`)
         .join('  ')}`,
     ];
-    for (const c of r.criteria) lines.push(`  ${c.status.padEnd(7)} ${c.id}${c.explanation ? ` — ${c.explanation}` : ''}`);
+    for (const c of r.criteria)
+      lines.push(`  ${c.status.padEnd(7)} ${c.id}${c.explanation ? ` — ${c.explanation}` : ''}`);
     return lines.join('\n');
   }
 

@@ -36,9 +36,15 @@ export class TaskSpec {
       evaluators: [],
       metrics: [],
       thresholds: {},
-      scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+      scoring: {
+        method: 'weighted_average',
+        pass_threshold: 0.75,
+        weights: { functional: 0.6, rubric: 0.4 },
+      },
       rubrics: this.rubric === undefined ? [] : [this.rubric],
-      ...(this.file === undefined ? {} : { source: { format: 'task-spec-v1' as const, file: this.file, hash: '' } }),
+      ...(this.file === undefined
+        ? {}
+        : { source: { format: 'task-spec-v1' as const, file: this.file, hash: '' } }),
     };
   }
 }

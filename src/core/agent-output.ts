@@ -72,6 +72,15 @@ export const CircuitBreakerSchema = z.object({
 });
 export type CircuitBreakerEvent = z.infer<typeof CircuitBreakerSchema>;
 
+/** An agent invocation (OpenTelemetry `invoke_agent`): the agent, not its model calls. */
+export const AgentInvocationSchema = z.object({
+  name: z.string(),
+  id: z.string().optional(),
+  duration_seconds: z.number().nonnegative().optional(),
+  error: z.string().optional(),
+});
+export type AgentInvocation = z.infer<typeof AgentInvocationSchema>;
+
 export const MalformedEventSchema = z.object({
   line: z.number().int().nonnegative(),
   error: z.string(),
@@ -80,6 +89,7 @@ export const MalformedEventSchema = z.object({
 /** What happened inside the harness during one trial, as reported by trackers, events or traces. */
 export const TraceSchema = z.object({
   agent_calls: z.array(AgentCallSchema).default([]),
+  agent_invocations: z.array(AgentInvocationSchema).default([]),
   prompts: z.array(OperatorPromptSchema).default([]),
   human: z.array(HumanTouchpointSchema).default([]),
   circuit_breakers: z.array(CircuitBreakerSchema).default([]),
@@ -127,4 +137,9 @@ export function outputText(output: AgentOutput): string {
   if (typeof output.output === 'string') return output.output;
   if (output.output === null) return '';
   return JSON.stringify(output.output);
+}
+
+/** A trace with nothing in it. */
+export function emptyTrace(): Trace {
+  return TraceSchema.parse({});
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentOutputSchema, TraceSchema } from './agent-output.ts';
+import { AgentOutputSchema, emptyTrace, TraceSchema } from './agent-output.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from './evaluation.ts';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
@@ -63,13 +63,7 @@ export const RunRecordSchema = z.object({
   outcome: OutcomeSchema,
   error: z.string().optional(),
   output: AgentOutputSchema,
-  trace: TraceSchema.default({
-    agent_calls: [],
-    prompts: [],
-    human: [],
-    circuit_breakers: [],
-    malformed_events: [],
-  }),
+  trace: TraceSchema.default(emptyTrace),
   evaluations: z.array(EvaluationResultSchema).default([]),
   criteria: z.array(CriterionResultSchema).default([]),
   metrics: ProcessMetricsSchema.default(ProcessMetricsSchema.parse({})),

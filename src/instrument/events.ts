@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   AgentCallSchema,
   CircuitBreakerSchema,
+  emptyTrace,
   HumanTouchpointSchema,
   OperatorPromptSchema,
   type ToolCall,
@@ -50,13 +51,7 @@ const MAX_LINE = 1024 * 1024;
 
 /** Parses an events file. Malformed lines are kept in `trace.malformed_events`, never fatal. */
 export function parseEvents(text: string): ParsedEvents {
-  const trace: Trace = {
-    agent_calls: [],
-    prompts: [],
-    human: [],
-    circuit_breakers: [],
-    malformed_events: [],
-  };
+  const trace: Trace = emptyTrace();
   const toolCalls: ToolCall[] = [];
   let extraCostUsd = 0;
   const applyEvent = (event: HarnessEvent): void => {

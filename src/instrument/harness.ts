@@ -1,6 +1,6 @@
+import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import { type AgentOutput, AgentOutputSchema, type Usage } from '../core/agent-output.ts';
 import type { Task } from '../core/task.ts';
-import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import { RunTracker, type TrackerViews } from './tracker.ts';
 
 /** What an in-process harness gets for one run of a task (seed 004: `run(task, ctx)`). */
@@ -35,7 +35,9 @@ export interface Harness {
 }
 
 export function isHarness(value: unknown): value is Harness {
-  return typeof value === 'object' && value !== null && typeof (value as { run?: unknown }).run === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { run?: unknown }).run === 'function'
+  );
 }
 
 /**
@@ -71,7 +73,12 @@ export function harnessAgent(harness: Harness, name = harness.name ?? 'harness')
   };
 }
 
-function toOutput(result: HarnessResult, tracker: RunTracker, latency: number, thrown: string | undefined): AgentOutput {
+function toOutput(
+  result: HarnessResult,
+  tracker: RunTracker,
+  latency: number,
+  thrown: string | undefined,
+): AgentOutput {
   const trace = tracker.trace();
   const calls = trace.agent_calls;
   const reported = typeof result === 'object' && result !== null ? result : undefined;
@@ -86,7 +93,10 @@ function toOutput(result: HarnessResult, tracker: RunTracker, latency: number, t
   const output = typeof result === 'string' ? result : reported?.output === undefined ? '' : reported.output;
   const error = thrown ?? reported?.error;
   const parsed = AgentOutputSchema.safeParse({
-    output: typeof output === 'string' || (typeof output === 'object' && output !== null) ? output : JSON.stringify(output),
+    output:
+      typeof output === 'string' || (typeof output === 'object' && output !== null)
+        ? output
+        : JSON.stringify(output),
     latency,
     tool_calls: tracker.toolCalls(),
     usage,

@@ -137,6 +137,7 @@ export class RunTracker {
   trace(): Trace {
     return {
       agent_calls: [...this.calls],
+      agent_invocations: [],
       prompts: [...this.promptEvents],
       human: [...this.humanEvents],
       circuit_breakers: [...this.breakerEvents],

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
-import type { AgentOutput, Trace } from '../core/agent-output.ts';
+import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import {
   type Experiment,
@@ -46,14 +46,6 @@ export interface RunExperimentOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly keepWorkspaces?: boolean;
 }
-
-const emptyTrace: Trace = {
-  agent_calls: [],
-  prompts: [],
-  human: [],
-  circuit_breakers: [],
-  malformed_events: [],
-};
 
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
@@ -332,7 +324,7 @@ interface AssembleInput {
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
   const { output, judged } = input;
-  const trace = output.trace ?? emptyTrace;
+  const trace = output.trace ?? emptyTrace();
   const { trace: _omit, ...outputWithoutTrace } = output;
   const errored = output.error !== undefined;
   const { scores, outcome } = scoreRecord({
@@ -385,7 +377,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     outcome: 'error',
     error: `the harness returned data HarnessEval cannot store: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
     output: { output: null, latency: output.latency, error: 'invalid output', error_kind: 'invalid_output' },
-    trace: emptyTrace,
+    trace: emptyTrace(),
     evaluations: [],
     criteria: [],
     scores: { overall: 0 },
