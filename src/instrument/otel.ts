@@ -34,15 +34,19 @@ const SpanSchema = z
     startTimeUnixNano: z.union([z.string(), z.number()]).optional(),
     endTimeUnixNano: z.union([z.string(), z.number()]).optional(),
     attributes: z.array(AttributeSchema).default([]),
-    status: z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).optional(),
+    status: z
+      .object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() })
+      .optional(),
   })
   .passthrough();
 export const OtlpTraceSchema = z.object({
   resourceSpans: z
     .array(
-      z.object({
-        scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).default([]) }).passthrough()).default([]),
-      }).passthrough(),
+      z
+        .object({
+          scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).default([]) }).passthrough()).default([]),
+        })
+        .passthrough(),
     )
     .default([]),
 });
@@ -68,7 +72,15 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
     for (const rs of parsed.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
   }
   const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const result: OtelIngest = { invocations: [], agentCalls: [], toolCalls: [], tokensIn: 0, tokensOut: 0, errors: [], spans: spans.length };
+  const result: OtelIngest = {
+    invocations: [],
+    agentCalls: [],
+    toolCalls: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    errors: [],
+    spans: spans.length,
+  };
   const toolIds = new Set<string>();
   const mcpCalls: Span[] = [];
 
@@ -86,8 +98,10 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
         ...(error === undefined ? {} : { error }),
       });
     } else if (operation !== undefined && MODEL_OPERATIONS.has(operation)) {
-      const tokensIn = num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? 0;
-      const tokensOut = num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? 0;
+      const tokensIn =
+        num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? 0;
+      const tokensOut =
+        num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? 0;
       result.tokensIn += tokensIn;
       result.tokensOut += tokensOut;
       const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
@@ -96,7 +110,8 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
         role: enclosingAgent(span, byId) ?? 'agent',
         tokens_in: tokensIn,
         tokens_out: tokensOut,
-        cached_tokens: num(attrs['gen_ai.usage.cache_read.input_tokens']) ?? num(attrs['gen_ai.usage.cached_tokens']) ?? 0,
+        cached_tokens:
+          num(attrs['gen_ai.usage.cache_read.input_tokens']) ?? num(attrs['gen_ai.usage.cached_tokens']) ?? 0,
         metadata: { operation, span_id: span.spanId },
         ...(model === undefined ? {} : { model }),
         ...(provider === undefined ? {} : { provider }),
@@ -121,15 +136,22 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
   return result;
 }
 
-function toolCall(span: Span, attrs: Record<string, unknown>, duration: number | undefined, error: string | undefined): ToolCall {
-  const name = str(attrs['gen_ai.tool.name']) ?? span.name.replace(/^(execute_tool|tools\/call)\s*/, '') ?? span.name;
+function toolCall(
+  span: Span,
+  attrs: Record<string, unknown>,
+  duration: number | undefined,
+  error: string | undefined,
+): ToolCall {
+  const name =
+    str(attrs['gen_ai.tool.name']) ?? span.name.replace(/^(execute_tool|tools\/call)\s*/, '') ?? span.name;
   const id = str(attrs['gen_ai.tool.call.id']);
   let args: Record<string, unknown> = {};
   const rawArgs = str(attrs['gen_ai.tool.call.arguments']);
   if (rawArgs !== undefined) {
     try {
       const parsed: unknown = JSON.parse(rawArgs);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        args = parsed as Record<string, unknown>;
     } catch {
       args = { raw: rawArgs };
     }
@@ -146,7 +168,10 @@ function toolCall(span: Span, attrs: Record<string, unknown>, duration: number |
 
 function operationFromName(name: string): string | undefined {
   const first = name.split(' ')[0];
-  return first !== undefined && (MODEL_OPERATIONS.has(first) || first === 'invoke_agent' || first === 'execute_tool') ? first : undefined;
+  return first !== undefined &&
+    (MODEL_OPERATIONS.has(first) || first === 'invoke_agent' || first === 'execute_tool')
+    ? first
+    : undefined;
 }
 
 function enclosingAgent(span: Span, byId: Map<string, Span>): string | undefined {

@@ -22,6 +22,7 @@ import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { Judge } from './judge.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
+import { TrialTelemetry } from './telemetry.ts';
 import { createWorkspace } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -47,6 +48,8 @@ export interface RunExperimentOptions {
   readonly keepWorkspaces?: boolean;
 }
 
+const IN_PROCESS_ADAPTERS = new Set(['function', 'generic', 'in-process']);
+
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
  * metrics -> result assembly. Every finished trial is in the store before the next event fires.
@@ -70,6 +73,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const judge = await Judge.prepare(options.suite, tasks, env);
   const agent =
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
+  const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
+  // Subprocess and remote harnesses report through files; in-process ones through trackers.
+  const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
+  const traceFile = options.harness.options['trace_file'];
+  const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());
@@ -121,6 +129,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
     const signal = AbortSignal.any([hard.signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
     const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
+    const telemetry = inProcess
+      ? undefined
+      : TrialTelemetry.create(trial.key, traceFileOption, harnessBaseDir);
     const timestamp = new Date().toISOString();
     const t0 = performance.now();
     try {
@@ -135,7 +146,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         },
         ...(workspace === undefined ? {} : { workspace: workspace.path }),
       };
-      const { output, attempts } = await attemptTrial(agent, trial.task.input, ctx, {
+      const attempt = await attemptTrial(agent, trial.task.input, ctx, {
         retries: settings.retries,
         baseDelayMs: 250,
         maxDelayMs: 8000,
@@ -150,6 +161,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           }),
       });
       if (hard.signal.aborted) return undefined;
+      const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      const attempts = attempt.attempts;
       const judged = await judge.judge(trial.task, output, {
         signal: options.signal ?? new AbortController().signal,
         workspace: workspace?.path,

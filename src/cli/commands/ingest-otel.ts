@@ -16,7 +16,9 @@ HarnessEval takes from GenAI spans: agent invocations, model calls with tokens, 
 export function register(program: Command, io: CliIO): void {
   program
     .command('ingest-otel')
-    .description('read an OpenTelemetry (OTLP/JSON) trace and show the agent calls, tokens and tool calls in it')
+    .description(
+      'read an OpenTelemetry (OTLP/JSON) trace and show the agent calls, tokens and tool calls in it',
+    )
     .argument('<file>', 'OTLP/JSON file')
     .option('--format <format>', 'text or json', 'text')
     .addHelpText('after', examples)
@@ -28,7 +30,8 @@ export function register(program: Command, io: CliIO): void {
 
 async function ingest(path: string, shown: string, format: string, io: CliIO): Promise<number> {
   try {
-    if (format !== 'text' && format !== 'json') throw new HarnessEvalError('usage', `--format must be text or json, not ${format}`);
+    if (format !== 'text' && format !== 'json')
+      throw new HarnessEvalError('usage', `--format must be text or json, not ${format}`);
     const { ingestOtlp, parseOtlpText } = await import('../../instrument/otel.ts');
     let text: string;
     try {
@@ -39,14 +42,27 @@ async function ingest(path: string, shown: string, format: string, io: CliIO): P
     const parsed = parseOtlpText(text);
     if ('line' in parsed) {
       throw new HarnessEvalError('invalid_input', '', {
-        diagnostics: [{ file: shown, line: parsed.line, col: 1, path: '', message: `not JSON: ${parsed.error}`, severity: 'error' }],
+        diagnostics: [
+          {
+            file: shown,
+            line: parsed.line,
+            col: 1,
+            path: '',
+            message: `not JSON: ${parsed.error}`,
+            severity: 'error',
+          },
+        ],
       });
     }
     let result: ReturnType<typeof ingestOtlp>;
     try {
       result = ingestOtlp(parsed.documents);
     } catch (error) {
-      throw new HarnessEvalError('invalid_input', `${shown}: not an OTLP/JSON trace (expected {"resourceSpans": [...]})`, { cause: error });
+      throw new HarnessEvalError(
+        'invalid_input',
+        `${shown}: not an OTLP/JSON trace (expected {"resourceSpans": [...]})`,
+        { cause: error },
+      );
     }
     if (format === 'json') {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -56,7 +72,10 @@ async function ingest(path: string, shown: string, format: string, io: CliIO): P
       `${shown}: ${result.spans} spans`,
       `agent invocations: ${result.invocations.length}${result.invocations.length ? ` (${[...new Set(result.invocations.map((i) => i.name))].join(', ')})` : ''}`,
       `model calls: ${result.agentCalls.length}  tokens: ${result.tokensIn} in / ${result.tokensOut} out`,
-      ...result.agentCalls.map((c) => `  ${c.role}: ${c.model ?? 'unknown model'} ${c.tokens_in}/${c.tokens_out}${c.error ? ` error: ${c.error}` : ''}`),
+      ...result.agentCalls.map(
+        (c) =>
+          `  ${c.role}: ${c.model ?? 'unknown model'} ${c.tokens_in}/${c.tokens_out}${c.error ? ` error: ${c.error}` : ''}`,
+      ),
       `tool calls: ${result.toolCalls.length}`,
       ...result.toolCalls.map((t) => `  ${t.tool_name}${t.id ? ` (${t.id})` : ''} ${t.status}`),
       `errors: ${result.errors.length}`,

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type AgentOutput, emptyTrace, type Trace } from '../core/agent-output.ts';
+import { EVENTS_ENV, readEventsFile } from '../instrument/events.ts';
+import { ingestOtlp, parseOtlpText } from '../instrument/otel.ts';
+
+/** Where a subprocess harness writes its OpenTelemetry spans for the trial. */
+export const OTEL_FILE_ENV = 'HARNESSEVAL_OTEL_FILE';
+
+/**
+ * The files through which an out-of-process harness reports: an events file (JSON lines, the event
+ * protocol) and, when the harness config sets `trace_file`, an OTLP/JSON trace file per trial.
+ */
+export class TrialTelemetry {
+  private constructor(
+    readonly eventsFile: string,
+    readonly traceFile: string | undefined,
+  ) {}
+
+  static create(trialKey: string, traceFileTemplate: string | undefined, baseDir: string): TrialTelemetry {
+    const token = randomBytes(6).toString('hex');
+    const eventsFile = join(tmpdir(), `harnesseval-events-${token}.jsonl`);
+    const safeKey = trialKey.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const traceFile =
+      traceFileTemplate === undefined
+        ? undefined
+        : resolve(baseDir, traceFileTemplate.replaceAll('{trial}', safeKey));
+    return new TrialTelemetry(eventsFile, traceFile);
+  }
+
+  env(): Record<string, string> {
+    return {
+      [EVENTS_ENV]: this.eventsFile,
+      ...(this.traceFile === undefined ? {} : { [OTEL_FILE_ENV]: this.traceFile }),
+    };
+  }
+
+  /** Merges what the harness reported into its output; malformed input is noted, never fatal. */
+  async collect(output: AgentOutput): Promise<AgentOutput> {
+    const events = await readEventsFile(this.eventsFile);
+    await rm(this.eventsFile, { force: true });
+    let merged = output;
+    if (events !== undefined) {
+      const trace = mergeTraces(merged.trace, events.trace);
+      const toolCalls = [...merged.tool_calls, ...events.toolCalls];
+      const reportedCost = trace.agent_calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0) + events.extraCostUsd;
+      const anyCost = events.extraCostUsd > 0 || trace.agent_calls.some((c) => c.cost_usd !== undefined);
+      merged = {
+        ...merged,
+        trace,
+        tool_calls: toolCalls,
+        usage: {
+          ...merged.usage,
+          tokens_in: merged.usage.tokens_in + sum(events.trace.agent_calls.map((c) => c.tokens_in)),
+          tokens_out: merged.usage.tokens_out + sum(events.trace.agent_calls.map((c) => c.tokens_out)),
+          cost_usd: merged.usage.cost_usd ?? (anyCost ? reportedCost : null),
+        },
+      };
+    }
+    if (this.traceFile !== undefined) merged = await this.collectOtel(merged, this.traceFile);
+    return merged;
+  }
+
+  private async collectOtel(output: AgentOutput, file: string): Promise<AgentOutput> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return output;
+    }
+    const parsed = parseOtlpText(text);
+    const trace = mergeTraces(output.trace, undefined);
+    if ('line' in parsed) {
+      trace.malformed_events.push({
+        line: parsed.line,
+        error: `trace file ${file}: not JSON: ${parsed.error}`,
+      });
+      return { ...output, trace };
+    }
+    try {
+      const otel = ingestOtlp(parsed.documents);
+      trace.agent_calls.push(...otel.agentCalls);
+      trace.agent_invocations.push(...otel.invocations);
+      const known = new Set(output.tool_calls.map((t) => t.id).filter((id) => id !== undefined));
+      return {
+        ...output,
+        trace,
+        tool_calls: [
+          ...output.tool_calls,
+          ...otel.toolCalls.filter((t) => t.id === undefined || !known.has(t.id)),
+        ],
+        usage: {
+          ...output.usage,
+          tokens_in: output.usage.tokens_in + otel.tokensIn,
+          tokens_out: output.usage.tokens_out + otel.tokensOut,
+        },
+      };
+    } catch (error) {
+      trace.malformed_events.push({
+        line: 0,
+        error: `trace file ${file}: not OTLP/JSON: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      return { ...output, trace };
+    }
+  }
+}
+
+function mergeTraces(a: Trace | undefined, b: Trace | undefined): Trace {
+  const first = a ?? emptyTrace();
+  const merged: Trace = {
+    agent_calls: [...first.agent_calls, ...(b?.agent_calls ?? [])],
+    agent_invocations: [...first.agent_invocations, ...(b?.agent_invocations ?? [])],
+    prompts: [...first.prompts, ...(b?.prompts ?? [])],
+    human: [...first.human, ...(b?.human ?? [])],
+    circuit_breakers: [...first.circuit_breakers, ...(b?.circuit_breakers ?? [])],
+    malformed_events: [...first.malformed_events, ...(b?.malformed_events ?? [])],
+  };
+  const approval = b?.first_pass_approval ?? first.first_pass_approval;
+  if (approval !== undefined) merged.first_pass_approval = approval;
+  return merged;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
