@@ -14,14 +14,17 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
+import type { CompleteText } from '../scoring/judge.ts';
+import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
+import { TrialChecks } from './checks.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
-import { Judge } from './judge.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
+import { RubricGrader } from './rubric-grader.ts';
 import { TrialTelemetry } from './telemetry.ts';
 import { createWorkspace } from './workspace.ts';
 
@@ -46,6 +49,10 @@ export interface RunExperimentOptions {
   readonly onEvent?: RunnerListener;
   readonly env?: NodeJS.ProcessEnv;
   readonly keepWorkspaces?: boolean;
+  /** The model that grades rubric criteria; without one (or its API key) they stay pending. */
+  readonly judge?: JudgeConfig;
+  /** Replaces the AI SDK call to the judge (tests, custom clients). */
+  readonly judgeCompletion?: CompleteText;
 }
 
 const IN_PROCESS_ADAPTERS = new Set(['function', 'generic', 'in-process']);
@@ -70,7 +77,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   };
 
   const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
-  const judge = await Judge.prepare(options.suite, tasks, env);
+  const rubrics = await RubricGrader.create(options.suite, options.judge, env, options.judgeCompletion);
+  const checks = await TrialChecks.prepare(options.suite, tasks, env, rubrics);
+  experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
   const agent =
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
@@ -163,9 +172,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       if (hard.signal.aborted) return undefined;
       const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
       const attempts = attempt.attempts;
-      const judged = await judge.judge(trial.task, output, {
+      const judged = await checks.check(trial.task, output, {
         signal: options.signal ?? new AbortController().signal,
         workspace: workspace?.path,
+        producerModels: producerModels(options.harness, output),
       });
       return assembleRecord({
         experimentId: experiment.id,
@@ -328,7 +338,7 @@ interface AssembleInput {
   readonly attempts: number;
   readonly timestamp: string;
   readonly duration: number;
-  readonly judged: Awaited<ReturnType<Judge['judge']>>;
+  readonly judged: Awaited<ReturnType<TrialChecks['check']>>;
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
@@ -400,4 +410,12 @@ export function assembleRecord(input: AssembleInput): RunRecord {
 function rubricWeightsFor(suite: Suite, rubricId: string | undefined): Record<string, number> {
   const rubric = suite.rubrics.find((r) => r.id === rubricId) ?? suite.rubrics[0];
   return Object.fromEntries((rubric?.dimensions ?? []).map((d) => [d.name, d.weight]));
+}
+
+/** Models that produced the work, which therefore may not judge it. */
+function producerModels(harness: HarnessConfig, output: AgentOutput): string[] {
+  const models = new Set<string>();
+  if (harness.model !== undefined) models.add(harness.model);
+  for (const call of output.trace?.agent_calls ?? []) if (call.model !== undefined) models.add(call.model);
+  return [...models];
 }

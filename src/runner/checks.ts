@@ -7,6 +7,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { createEvaluator } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
+import type { RubricGrader } from './rubric-grader.ts';
 
 /** The evaluators of a task: the suite's plus the task's; `exact_match` when it has only `expected`. */
 export function evaluatorRefsFor(suite: Suite, task: Task): EvaluatorRef[] {
@@ -38,13 +39,21 @@ interface PreparedTask {
  * Compiles every evaluator a suite needs before the first trial, so that a bad option fails the
  * run at once (with the task named) instead of failing every trial.
  */
-export class Judge {
+export class TrialChecks {
   private readonly prepared = new Map<string, PreparedTask>();
 
-  private constructor(private readonly suite: Suite) {}
+  private constructor(
+    private readonly suite: Suite,
+    private readonly rubrics: RubricGrader | undefined,
+  ) {}
 
-  static async prepare(suite: Suite, tasks: readonly Task[], env: NodeJS.ProcessEnv): Promise<Judge> {
-    const judge = new Judge(suite);
+  static async prepare(
+    suite: Suite,
+    tasks: readonly Task[],
+    env: NodeJS.ProcessEnv,
+    rubrics?: RubricGrader,
+  ): Promise<TrialChecks> {
+    const checks = new TrialChecks(suite, rubrics);
     const cache = new Map<string, Promise<EvaluatorV1>>();
     const suiteDir = suite.source === undefined ? process.cwd() : dirname(suite.source.file);
     for (const task of tasks) {
@@ -70,16 +79,16 @@ export class Judge {
         const ref = criterionRef(criterion);
         if (ref !== undefined) criteria.set(criterion.id, await make(ref, `criterion ${criterion.id}`));
       }
-      judge.prepared.set(task.id, { evaluators, criteria });
+      checks.prepared.set(task.id, { evaluators, criteria });
     }
-    return judge;
+    return checks;
   }
 
   /** Runs the task's evaluators and automated criteria on one output; rubric and human criteria wait. */
-  async judge(
+  async check(
     task: Task,
     output: AgentOutput,
-    ctx: { signal: AbortSignal; workspace?: string | undefined },
+    ctx: { signal: AbortSignal; workspace?: string | undefined; producerModels: readonly string[] },
   ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
     const prepared = this.prepared.get(task.id);
     if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
@@ -92,25 +101,44 @@ export class Judge {
     const evaluations = await Promise.all(prepared.evaluators.map((e) => safeEvaluate(e, context)));
     const criteria: CriterionResult[] = [];
     for (const criterion of task.criteria) {
-      criteria.push(await this.judgeCriterion(criterion, prepared, context));
+      criteria.push(
+        criterion.verification === 'automated'
+          ? await this.checkAutomated(criterion, prepared, context)
+          : await this.gradeRubric(task, criterion, output, ctx),
+      );
     }
     return { evaluations, criteria };
   }
 
-  private async judgeCriterion(
+  private async gradeRubric(
+    task: Task,
+    criterion: Criterion,
+    output: AgentOutput,
+    ctx: { signal: AbortSignal; workspace?: string | undefined; producerModels: readonly string[] },
+  ): Promise<CriterionResult> {
+    if (this.rubrics === undefined) {
+      return {
+        id: criterion.id,
+        verification: criterion.verification,
+        status: 'pending',
+        score: null,
+        explanation: `waiting for a ${criterion.verification} grade`,
+        grades: [],
+        details: {},
+      };
+    }
+    return this.rubrics.grade(task, criterion, output, {
+      ...ctx,
+      passThreshold: this.suite.scoring.pass_threshold,
+    });
+  }
+
+  private async checkAutomated(
     criterion: Criterion,
     prepared: PreparedTask,
     context: Parameters<EvaluatorV1['evaluate']>[0],
   ): Promise<CriterionResult> {
     const base = { id: criterion.id, verification: criterion.verification, grades: [], details: {} };
-    if (criterion.verification !== 'automated') {
-      return {
-        ...base,
-        status: 'pending',
-        score: null,
-        explanation: `waiting for a ${criterion.verification} grade`,
-      };
-    }
     const evaluator = prepared.criteria.get(criterion.id);
     if (evaluator === undefined) {
       return {
@@ -130,10 +158,6 @@ export class Judge {
       ...(typeof tail === 'string' ? { output_tail: tail } : {}),
       details: { evaluator: result.evaluator, ...result.details },
     };
-  }
-
-  get suiteScoring() {
-    return this.suite.scoring;
   }
 }
 
