@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ingestOtlp } from '../../../src/instrument/otel.ts';
 
-const fixture: unknown = JSON.parse(readFileSync(new URL('../../fixtures/otel/agent-run.json', import.meta.url), 'utf8'));
+const fixture: unknown = JSON.parse(
+  readFileSync(new URL('../../fixtures/otel/agent-run.json', import.meta.url), 'utf8'),
+);
 
 describe('ingestOtlp', () => {
   const result = ingestOtlp([fixture]);
@@ -14,8 +16,19 @@ describe('ingestOtlp', () => {
 
   it('turns model spans into agent calls attributed to the enclosing agent', () => {
     expect(result.agentCalls).toHaveLength(2);
-    expect(result.agentCalls[0]).toMatchObject({ role: 'planner', model: 'gpt-4o-2024-08-06', provider: 'openai', tokens_in: 100, tokens_out: 20 });
-    expect(result.agentCalls[1]).toMatchObject({ role: 'reviewer', model: 'claude-sonnet-4', provider: 'anthropic', error: 'rate_limit_exceeded' });
+    expect(result.agentCalls[0]).toMatchObject({
+      role: 'planner',
+      model: 'gpt-4o-2024-08-06',
+      provider: 'openai',
+      tokens_in: 100,
+      tokens_out: 20,
+    });
+    expect(result.agentCalls[1]).toMatchObject({
+      role: 'reviewer',
+      model: 'claude-sonnet-4',
+      provider: 'anthropic',
+      error: 'rate_limit_exceeded',
+    });
   });
 
   it('sums tokens from inference spans only (the agent span’s 999 is not counted), legacy names included', () => {
@@ -32,7 +45,10 @@ describe('ingestOtlp', () => {
   });
 
   it('collects errors from error.type and span status', () => {
-    expect(result.errors).toEqual(['tools/call search: upstream 503', 'text_completion legacy: rate_limit_exceeded']);
+    expect(result.errors).toEqual([
+      'tools/call search: upstream 503',
+      'text_completion legacy: rate_limit_exceeded',
+    ]);
     expect(result.spans).toBe(8);
   });
 
