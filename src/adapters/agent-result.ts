@@ -102,12 +102,16 @@ export function normalizeAgentResult(value: unknown, latency: number): AgentOutp
       latency,
     });
   }
-  const output = asOutput(result);
-  return AgentOutputSchema.parse({
-    output,
-    ...(output === result ? {} : { structured: result }),
-    latency,
-  });
+  return AgentOutputSchema.parse({ ...jsonOutput(result), latency });
+}
+
+/**
+ * A JSON value as `output` (+ `structured` when the output had to be turned into text): strings,
+ * objects, arrays and null as they are; numbers and booleans as their JSON text.
+ */
+export function jsonOutput(value: unknown): Pick<AgentOutput, 'output' | 'structured'> {
+  const output = asOutput(value);
+  return output === value ? { output } : { output, structured: value };
 }
 
 function asOutput(value: unknown): AgentOutput['output'] {
