@@ -87,12 +87,17 @@ function describeKey(key: string): string {
  * `output` field is an AgentOutput draft (validated; `latency` filled in when missing); any other
  * JSON value is the output (numbers and booleans as their JSON text, kept in `structured`).
  */
-export function normalizeAgentResult(value: unknown, latency: number): AgentOutput {
+export function normalizeAgentResult(
+  value: unknown,
+  latency: number,
+  metadata: Record<string, unknown> = {},
+): AgentOutput {
   const data = toJsonData(value);
-  if (!data.ok) return failedOutput('invalid_output', data.reason, { latency });
+  if (!data.ok) return failedOutput('invalid_output', data.reason, { latency, metadata });
   const result = data.value;
   if (isRecord(result) && 'output' in result) {
-    const draft = { latency, ...result, output: asOutput(result.output) };
+    const own = isRecord(result.metadata) ? result.metadata : {};
+    const draft = { latency, ...result, output: asOutput(result.output), metadata: { ...metadata, ...own } };
     const parsed = AgentOutputSchema.safeParse(draft);
     if (parsed.success) return parsed.data;
     const issues = parsed.error.issues.map(
@@ -100,9 +105,10 @@ export function normalizeAgentResult(value: unknown, latency: number): AgentOutp
     );
     return failedOutput('invalid_output', `the returned AgentOutput is invalid: ${issues.join('; ')}`, {
       latency,
+      metadata,
     });
   }
-  return AgentOutputSchema.parse({ ...jsonOutput(result), latency });
+  return AgentOutputSchema.parse({ ...jsonOutput(result), latency, metadata });
 }
 
 /**
