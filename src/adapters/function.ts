@@ -1,0 +1,95 @@
+import type { AgentOutput } from '../core/agent-output.ts';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { TaskInput } from '../core/task.ts';
+import {
+  abortedOutput,
+  failedOutput,
+  normalizeAgentResult,
+  secondsSince,
+  thrownErrorKind,
+} from './agent-result.ts';
+import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
+import { importUserModule, parseModuleRef } from './module-ref.ts';
+import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
+
+/** What an in-process harness receives beside its input: the trial context plus its options. */
+export type FunctionAgentContext = TrialContext & { readonly options: Readonly<Record<string, unknown>> };
+
+/** An in-process harness: a function, or an object with a `run` method. */
+export type FunctionAgent = (input: TaskInput, context: FunctionAgentContext) => unknown;
+
+type FunctionOptions = AdapterOptions<'function'>;
+
+/** Finds the callable export; a misnamed export is a configuration error listing what exists. */
+function resolveAgent(exports: Record<string, unknown>, exportName: string, path: string): FunctionAgent {
+  const candidate = exports[exportName];
+  if (typeof candidate === 'function') {
+    return (input, context) => Reflect.apply(candidate, undefined, [input, context]);
+  }
+  if (typeof candidate === 'object' && candidate !== null && 'run' in candidate) {
+    const run = candidate.run;
+    if (typeof run === 'function') return (input, context) => Reflect.apply(run, candidate, [input, context]);
+  }
+  const names = Object.keys(exports);
+  throw new HarnessEvalError(
+    'invalid_config',
+    `module ${path} has no function export ${exportName}; exports are: ${names.length > 0 ? names.join(', ') : '(none)'}`,
+    { data: { path, exportName, exports: names } },
+  );
+}
+
+async function createFunctionAgent(
+  options: FunctionOptions,
+  environment: AdapterEnvironment,
+): Promise<AgentV1> {
+  const ref = parseModuleRef(options.module);
+  const exports = await importUserModule(ref.path, environment.baseDir);
+  const agent = resolveAgent(exports, ref.exportName, ref.path);
+  const agentOptions = Object.freeze({ ...options.options });
+
+  return {
+    specificationVersion: 'v1',
+    name: environment.harness.name,
+    async run(input, ctx): Promise<AgentOutput> {
+      const start = performance.now();
+      const { signal } = ctx;
+      if (signal.aborted) return abortedOutput(signal);
+      // The call may ignore its signal; racing it keeps the trial on time. Its late result or
+      // rejection is swallowed by the `then` handlers below, never left unhandled.
+      let onAbort = (): void => {};
+      const aborted = new Promise<'aborted'>((resolve) => {
+        onAbort = () => resolve('aborted');
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      const call = Promise.resolve()
+        .then(() => agent(input, { ...ctx, options: agentOptions }))
+        .then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        );
+      try {
+        const settled = await Promise.race([call, aborted]);
+        const latency = secondsSince(start);
+        if (settled === 'aborted' || signal.aborted) return abortedOutput(signal, { latency });
+        if (settled.ok) return normalizeAgentResult(settled.value, latency);
+        return failedOutput(thrownErrorKind(settled.error), errorMessage(settled.error), { latency });
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+export const functionAdapter: AdapterDefinition<typeof adapterOptionSchemas.function> = {
+  name: 'function',
+  description: 'An in-process TypeScript or JavaScript function: `module: ./agent.ts#run`.',
+  options: adapterOptionSchemas.function,
+  create: createFunctionAgent,
+};
+
+/** The seed-000 name for the same adapter. */
+export const genericAdapter: AdapterDefinition<typeof adapterOptionSchemas.generic> = {
+  ...functionAdapter,
+  name: 'generic',
+  options: adapterOptionSchemas.generic,
+};

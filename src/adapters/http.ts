@@ -1,0 +1,184 @@
+import { type JsonValue, query } from 'jsonpath-rfc9535';
+import type { z } from 'zod';
+import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { TaskInput } from '../core/task.ts';
+import { expandEnvTemplate } from '../util/env-template.ts';
+import {
+  abortedOutput,
+  failedOutput,
+  isTransientStatus,
+  jsonOutput,
+  MAX_OUTPUT_BYTES,
+  secondsSince,
+} from './agent-result.ts';
+import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
+import { fillJsonTemplate } from './input-template.ts';
+import { networkErrorKind, networkErrorMessage } from './network-error.ts';
+import { readLimited, readTail } from './read-limited.ts';
+import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
+
+type HttpOptions = AdapterOptions<'http'>;
+
+/** How much of an error response is kept in the message. */
+const ERROR_TAIL_BYTES = 2048;
+const TRIAL_HEADER = 'x-harnesseval-trial';
+
+class OutputError extends Error {}
+
+function checkPath(name: string, path: string | undefined): void {
+  if (path === undefined) return;
+  try {
+    query({}, path);
+  } catch (error) {
+    throw new HarnessEvalError(
+      'invalid_config',
+      `${name} "${path}" is not valid JSONPath: ${errorMessage(error)}`,
+    );
+  }
+}
+
+/** Values matched by a JSONPath: one match is that value, several are a list. */
+function select(body: JsonValue, path: string, name: string): unknown {
+  const matches = query(body, path);
+  if (matches.length === 0) throw new OutputError(`${name} "${path}" matched nothing in the response`);
+  return matches.length === 1 ? matches[0] : matches;
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+}
+
+/** Maps a JSON response to an AgentOutput with the configured paths. */
+function fromJson(
+  body: JsonValue,
+  options: HttpOptions,
+): Pick<AgentOutput, 'output' | 'structured' | 'tool_calls' | 'usage'> {
+  const selected =
+    options.output_path === undefined ? body : select(body, options.output_path, 'output_path');
+  const draft = AgentOutputSchema.pick({ tool_calls: true, usage: true }).safeParse({
+    tool_calls:
+      options.tool_calls_path === undefined
+        ? []
+        : [select(body, options.tool_calls_path, 'tool_calls_path')].flat(),
+    usage: options.usage_path === undefined ? undefined : select(body, options.usage_path, 'usage_path'),
+  });
+  if (!draft.success)
+    throw new OutputError(`the response's tool calls or usage are invalid: ${issuesOf(draft.error)}`);
+  return { ...jsonOutput(selected), ...draft.data };
+}
+
+function isJsonContentType(contentType: string): boolean {
+  // application/json, application/problem+json, text/json, with or without parameters.
+  return /\bjson\b/i.test(contentType);
+}
+
+async function callEndpoint(
+  options: HttpOptions,
+  environment: AdapterEnvironment,
+  input: TaskInput,
+  ctx: TrialContext,
+): Promise<AgentOutput> {
+  const start = performance.now();
+  const headers = new Headers({
+    'content-type': 'application/json',
+    accept: 'application/json, text/*;q=0.5',
+  });
+  try {
+    // Expanded for this request only: the values are secrets and are never kept.
+    for (const [name, value] of Object.entries(options.headers)) {
+      headers.set(name, expandEnvTemplate(value, environment.env, `headers.${name}`));
+    }
+  } catch (error) {
+    return failedOutput('config', errorMessage(error));
+  }
+  headers.set(TRIAL_HEADER, ctx.trialId);
+  const body = options.method === 'GET' ? undefined : JSON.stringify(fillJsonTemplate(options.body, input));
+
+  let response: Response;
+  try {
+    response = await fetch(options.url, { method: options.method, headers, body, signal: ctx.signal });
+  } catch (error) {
+    const latency = secondsSince(start);
+    if (ctx.signal.aborted) return abortedOutput(ctx.signal, { latency });
+    return failedOutput(
+      networkErrorKind(error),
+      `request to ${options.url} failed: ${networkErrorMessage(error)}`,
+      {
+        latency,
+      },
+    );
+  }
+
+  const contentType = response.headers.get('content-type') ?? '';
+  const metadata = { status: response.status, content_type: contentType };
+  try {
+    if (response.status >= 400) {
+      const tail = await readTail(response.body, ERROR_TAIL_BYTES, MAX_OUTPUT_BYTES);
+      const kind = isTransientStatus(response.status) ? 'transient' : 'agent';
+      const message = `HTTP ${response.status} ${response.statusText}${tail === '' ? '' : `: ${tail}`}`;
+      return failedOutput(kind, message, { latency: secondsSince(start), metadata });
+    }
+    const read = await readLimited(response.body, MAX_OUTPUT_BYTES);
+    const latency = secondsSince(start);
+    if (!read.ok) {
+      return failedOutput(
+        'invalid_output',
+        `the response body is larger than the limit of ${MAX_OUTPUT_BYTES} bytes (stopped reading at ${read.receivedBytes})`,
+        { latency, metadata },
+      );
+    }
+    const text = read.bytes.toString('utf8');
+    if (!isJsonContentType(contentType)) {
+      if (options.output_path !== undefined) {
+        throw new OutputError(
+          `output_path is set but the response is not JSON (content-type: ${contentType || 'none'})`,
+        );
+      }
+      return AgentOutputSchema.parse({ output: text, latency, metadata });
+    }
+    let json: JsonValue;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new OutputError(`the response is not valid JSON: ${errorMessage(error)}`);
+    }
+    return AgentOutputSchema.parse({ ...fromJson(json, options), latency, metadata });
+  } catch (error) {
+    const latency = secondsSince(start);
+    if (ctx.signal.aborted) return abortedOutput(ctx.signal, { latency, metadata });
+    if (error instanceof OutputError)
+      return failedOutput('invalid_output', error.message, { latency, metadata });
+    return failedOutput(
+      networkErrorKind(error),
+      `reading the response failed: ${networkErrorMessage(error)}`,
+      {
+        latency,
+        metadata,
+      },
+    );
+  }
+}
+
+async function createHttpAgent(options: HttpOptions, environment: AdapterEnvironment): Promise<AgentV1> {
+  // Fail before the first trial on a missing variable or a malformed path.
+  for (const [name, value] of Object.entries(options.headers)) {
+    expandEnvTemplate(value, environment.env, `headers.${name}`);
+  }
+  checkPath('output_path', options.output_path);
+  checkPath('tool_calls_path', options.tool_calls_path);
+  checkPath('usage_path', options.usage_path);
+  return {
+    specificationVersion: 'v1',
+    name: environment.harness.name,
+    run: async (input, ctx) =>
+      ctx.signal.aborted ? abortedOutput(ctx.signal) : callEndpoint(options, environment, input, ctx),
+  };
+}
+
+export const httpAdapter: AdapterDefinition<typeof adapterOptionSchemas.http> = {
+  name: 'http',
+  description: 'A harness behind an HTTP endpoint: JSON request body template, JSONPath into the response.',
+  options: adapterOptionSchemas.http,
+  create: createHttpAgent,
+};

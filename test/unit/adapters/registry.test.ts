@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  adapterNames,
+  builtinAdapters,
+  createAgent,
+  registerAdapter,
+  safeParseAdapterOptions,
+  unregisterAdapter,
+} from '../../../src/adapters/registry.ts';
+import type { AdapterDefinition } from '../../../src/adapters/types.ts';
+import { agentOutput } from '../../../src/core/agent-output.ts';
+import { HarnessEvalError } from '../../../src/core/errors.ts';
+import { HarnessConfigSchema } from '../../../src/core/harness-config.ts';
+import { fixturesDir, trialContext } from './trial-context.ts';
+
+function harness(adapter: string, options: Record<string, unknown>) {
+  return HarnessConfigSchema.parse({ adapter, options, name: 'h' });
+}
+
+async function createError(adapter: string, options: Record<string, unknown>): Promise<HarnessEvalError> {
+  const error: unknown = await createAgent(harness(adapter, options), {
+    baseDir: fixturesDir,
+    env: {},
+  }).catch((e: unknown) => e);
+  if (!HarnessEvalError.is(error)) throw new Error(`expected a HarnessEvalError, got ${String(error)}`);
+  return error;
+}
+
+const reverse: AdapterDefinition<z.ZodObject<{ suffix: z.ZodDefault<z.ZodString> }>> = {
+  name: 'reverse',
+  description: 'test plugin',
+  options: z.object({ suffix: z.string().default('') }).strict(),
+  create: async (options, environment) => ({
+    specificationVersion: 'v1',
+    name: environment.harness.name,
+    run: async (input) =>
+      agentOutput({ output: `${String(input).split('').reverse().join('')}${options.suffix}` }),
+  }),
+};
+
+afterEach(() => {
+  unregisterAdapter('reverse');
+  unregisterAdapter('broken');
+});
+
+describe('adapter registry', () => {
+  it('lists the built-ins, each loading a definition of the same name and schema', async () => {
+    expect(Object.keys(builtinAdapters)).toEqual(['function', 'generic', 'http', 'cli', 'mcp']);
+    for (const [name, entry] of Object.entries(builtinAdapters)) {
+      const definition = await entry.load();
+      expect(definition.name).toBe(name);
+      expect(definition.options).toBe(entry.options);
+    }
+  });
+
+  it('creates a working agent from a harness config, resolving paths against baseDir', async () => {
+    const agent = await createAgent(harness('function', { module: './echo-agent.ts#echo' }), {
+      baseDir: fixturesDir,
+    });
+    expect((await agent.run('hi', trialContext())).output).toBe('hi');
+    expect(agent.name).toBe('h');
+  });
+
+  it('suggests the closest name for an unknown adapter', async () => {
+    const error = await createError('htp', {});
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).toBe(
+      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp)',
+    );
+    expect(error.diagnostics[0]).toMatchObject({ path: 'adapter' });
+    expect((await createError('kubernetes', {})).message).not.toContain('did you mean');
+  });
+
+  it('reports option errors with their paths, before loading anything', async () => {
+    const error = await createError('http', { url: 'not a url', method: 'DELETE', extra: 1 });
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).toMatch(/^invalid options for adapter "http": /);
+    const paths = error.diagnostics.map((d) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(['options.url', 'options.method']));
+    expect(error.message).toMatch(/extra/);
+    const mcp = safeParseAdapterOptions({
+      adapter: 'mcp',
+      options: { command: 'x', url: 'http://127.0.0.1/' },
+    });
+    expect(mcp.ok).toBe(false);
+    if (!mcp.ok) expect(mcp.error.message).toContain('give exactly one of `command` (stdio) or `url`');
+  });
+
+  it('accepts valid options and fills defaults without loading', () => {
+    const result = safeParseAdapterOptions({ adapter: 'cli', options: { command: 'node' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { command: 'node', args: [], input: 'stdin', output: 'text' },
+    });
+  });
+
+  it('registers a plugin adapter, validates its options and runs it', async () => {
+    registerAdapter(reverse);
+    expect(adapterNames()).toContain('reverse');
+    const agent = await createAgent(harness('reverse', { suffix: '!' }), { baseDir: fixturesDir });
+    expect((await agent.run('abc', trialContext())).output).toBe('cba!');
+    expect((await createError('reverse', { suffix: 3 })).diagnostics[0]?.path).toBe('options.suffix');
+    expect((await createError('revers', {})).message).toContain('did you mean "reverse"');
+  });
+
+  it('refuses a plugin that shadows a built-in, and wraps a plugin that throws at create', async () => {
+    expect(() => registerAdapter({ ...reverse, name: 'http' })).toThrow(/built in and cannot be replaced/);
+    registerAdapter({
+      ...reverse,
+      name: 'broken',
+      create: async () => {
+        throw new TypeError('no socket');
+      },
+    });
+    const error = await createError('broken', {});
+    expect(error.message).toBe('adapter "broken" could not be created: no socket');
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+});
