@@ -90,8 +90,8 @@ export async function connectMcp(
     // Read stderr and the exit status before close() kills the process. A server that exited
     // has already closed its pipes (the SDK rejects on the 'close' event), so the tail is complete.
     const message = describeFailure(error, transport, options);
+    if (transport instanceof ChildProcessTransport) await transport.close({ graceful: false });
     await client.close().catch(() => {});
-    await transport.close().catch(() => {});
     return { ok: false, message };
   }
 }

@@ -111,17 +111,25 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
-  /** Ends stdin, then SIGTERM and SIGKILL to the process group if the server lingers. */
-  async close(): Promise<void> {
+  /**
+   * Ends stdin, then SIGTERM and SIGKILL to the process group if the server lingers. With
+   * `graceful: false` (a server that failed to start) the SIGTERM comes at once.
+   */
+  async close(options: { graceful?: boolean } = {}): Promise<void> {
     const child = this.#child;
     const exited = this.#exited;
     if (child === undefined || exited === undefined) return;
     if (this.#exit === undefined) {
       child.stdin?.end();
-      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const graceful = options.graceful ?? true;
+      if (!graceful) killGroup(child, 'SIGTERM');
+      for (const signal of graceful ? (['SIGTERM', 'SIGKILL'] as const) : (['SIGKILL'] as const)) {
         if (await settlesWithin(exited, GRACE_MS)) break;
         killGroup(child, signal);
       }
+    } else {
+      // The server is gone; anything it started in its group goes too.
+      killGroup(child, 'SIGKILL');
     }
     await settlesWithin(exited, GRACE_MS);
     this.#readBuffer.clear();

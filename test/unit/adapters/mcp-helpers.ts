@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
@@ -73,11 +74,16 @@ export async function startHttpHelloWorld(): Promise<{ url: string; child: Child
   return { url, child };
 }
 
+/** True while the process runs; a zombie (killed, not yet reaped by an orphan-adopting init) is dead. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true; // No /proc (macOS): signal 0 succeeding is the best answer there is.
   }
 }

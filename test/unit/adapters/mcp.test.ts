@@ -222,6 +222,22 @@ describe('mcp adapter: a server that fails to start', () => {
     await agent.close?.();
   });
 
+  it('kills a hung server and the processes it started (its process group)', async () => {
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+      'process.stderr.write(`pids ${process.pid} ${child.pid}\\n`);',
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const agent = await createMcpAgent({ command: 'node', args: ['-e', script], startup_timeout_seconds: 1 });
+    const out = await agent.run({ tool: 't', arguments: {} }, trial(''));
+    const match = /pids (\d+) (\d+)/.exec(out.error ?? '');
+    expect(match).not.toBeNull();
+    const pids = [Number(match?.[1]), Number(match?.[2])];
+    await agent.close?.();
+    expect(pids.map(isAlive)).toEqual([false, false]);
+  });
+
   it('reports an HTTP server that cannot be reached', async () => {
     const agent = await createMcpAgent({ url: 'http://127.0.0.1:9/mcp', startup_timeout_seconds: 5 });
     const out = await agent.run({ tool: 'hello_world', arguments: { name: 'x' } }, trial(''));
