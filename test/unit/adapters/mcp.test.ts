@@ -226,7 +226,7 @@ describe('mcp adapter: a server that fails to start', () => {
     const script = [
       "const { spawn } = require('node:child_process');",
       "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
-      'process.stderr.write(`pids ${process.pid} ${child.pid}\\n`);',
+      "process.stderr.write('pids ' + process.pid + ' ' + child.pid + '\\n');",
       'setInterval(() => {}, 1000);',
     ].join('\n');
     const agent = await createMcpAgent({ command: 'node', args: ['-e', script], startup_timeout_seconds: 1 });
