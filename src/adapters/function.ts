@@ -1,6 +1,8 @@
 import type { AgentOutput } from '../core/agent-output.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
+import { harnessAgent, isHarness } from '../instrument/harness.ts';
+import { RunTracker, type TrackerViews } from '../instrument/tracker.ts';
 import {
   abortedOutput,
   failedOutput,
@@ -12,8 +14,12 @@ import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
 import { importUserModule, parseModuleRef } from './module-ref.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
 
-/** What an in-process harness receives beside its input: the trial context plus its options. */
-export type FunctionAgentContext = TrialContext & { readonly options: Readonly<Record<string, unknown>> };
+/**
+ * What an in-process function receives beside its input: the trial context, its options, and the
+ * trackers (`ctx.agents`, `ctx.prompts`, `ctx.hitl`, `ctx.breakers`, `ctx.tools`, `ctx.track`).
+ */
+export type FunctionAgentContext = TrialContext &
+  TrackerViews & { readonly options: Readonly<Record<string, unknown>>; readonly track: RunTracker };
 
 /** An in-process harness: a function, or an object with a `run` method. */
 export type FunctionAgent = (input: TaskInput, context: FunctionAgentContext) => unknown;
@@ -25,10 +31,6 @@ function resolveAgent(exports: Record<string, unknown>, exportName: string, path
   const candidate = exports[exportName];
   if (typeof candidate === 'function') {
     return (input, context) => Reflect.apply(candidate, undefined, [input, context]);
-  }
-  if (typeof candidate === 'object' && candidate !== null && 'run' in candidate) {
-    const run = candidate.run;
-    if (typeof run === 'function') return (input, context) => Reflect.apply(run, candidate, [input, context]);
   }
   const names = Object.keys(exports);
   throw new HarnessEvalError(
@@ -44,12 +46,17 @@ async function createFunctionAgent(
 ): Promise<AgentV1> {
   const ref = parseModuleRef(options.module);
   const exports = await importUserModule(ref.path, environment.baseDir);
+  const close = moduleClose(exports);
+  const candidate = exports[ref.exportName];
+  // An object with `run(task, ctx)` is a seed-004 harness: it gets the task and trackers.
+  if (isHarness(candidate)) return { ...harnessAgent(candidate, environment.harness.name), ...close };
   const agent = resolveAgent(exports, ref.exportName, ref.path);
   const agentOptions = Object.freeze({ ...options.options });
 
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
+    ...close,
     async run(input, ctx): Promise<AgentOutput> {
       const start = performance.now();
       const { signal } = ctx;
@@ -61,8 +68,9 @@ async function createFunctionAgent(
         onAbort = () => resolve('aborted');
         signal.addEventListener('abort', onAbort, { once: true });
       });
+      const tracker = new RunTracker();
       const call = Promise.resolve()
-        .then(() => agent(input, { ...ctx, options: agentOptions }))
+        .then(() => agent(input, { ...ctx, ...tracker.views(), track: tracker, options: agentOptions }))
         .then(
           (value) => ({ ok: true as const, value }),
           (error: unknown) => ({ ok: false as const, error }),
@@ -71,13 +79,39 @@ async function createFunctionAgent(
         const settled = await Promise.race([call, aborted]);
         const latency = secondsSince(start);
         if (settled === 'aborted' || signal.aborted) return abortedOutput(signal, { latency });
-        if (settled.ok) return normalizeAgentResult(settled.value, latency);
+        if (settled.ok) return withTrackedEvents(normalizeAgentResult(settled.value, latency), tracker);
         return failedOutput(thrownErrorKind(settled.error), errorMessage(settled.error), { latency });
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
     },
   };
+}
+
+/** A module's exported `close()` releases what it holds (an MCP connection) when the run ends. */
+function moduleClose(exports: Record<string, unknown>): { close?: () => Promise<void> } {
+  const close = exports['close'];
+  if (typeof close !== 'function') return {};
+  return {
+    close: async () => {
+      await Reflect.apply(close, undefined, []);
+    },
+  };
+}
+
+/** Adds what the function reported through its trackers to its output. */
+function withTrackedEvents(output: AgentOutput, tracker: RunTracker): AgentOutput {
+  const trace = tracker.trace();
+  const tools = tracker.toolCalls();
+  const reported =
+    trace.agent_calls.length +
+      trace.prompts.length +
+      trace.human.length +
+      trace.circuit_breakers.length +
+      tools.length >
+      0 || trace.first_pass_approval !== undefined;
+  if (!reported) return output;
+  return { ...output, trace: output.trace ?? trace, tool_calls: [...output.tool_calls, ...tools] };
 }
 
 export const functionAdapter: AdapterDefinition<typeof adapterOptionSchemas.function> = {

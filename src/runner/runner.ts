@@ -227,7 +227,7 @@ async function createAgentFor(
   env: NodeJS.ProcessEnv,
 ): Promise<AgentV1> {
   const { createAgent } = await import('../adapters/registry.ts');
-  return createAgent(harness, { baseDir, harness, env });
+  return createAgent(harness, { baseDir, env });
 }
 
 async function openExperiment(

@@ -30,9 +30,12 @@ describe('function adapter: loading', () => {
   });
 
   it('accepts `path:export`, the default export, an object with run, and plain .mjs', async () => {
-    expect((await (await agentFor('./echo-agent.ts:objectAgent')).run('Bob', trialContext())).output).toBe(
-      'hello Bob',
+    const harness = await (await agentFor('./echo-agent.ts:objectAgent')).run(
+      'Bob',
+      trialContext({ input: 'Bob' }),
     );
+    expect(harness.output).toBe('hello Bob');
+    expect(harness.trace?.prompts).toEqual([expect.objectContaining({ kind: 'planned', text: 'greet' })]);
     const byDefault = await (await agentFor('./echo-agent.ts')).run({ a: 1 }, trialContext());
     expect(byDefault.output).toEqual({ echoed: { a: 1 } });
     expect((await (await agentFor('./plain-agent.mjs#shout')).run('hi', trialContext())).output).toBe('HI');
@@ -134,5 +137,27 @@ describe('function adapter: failures', () => {
     controller.abort(new Error('SIGINT'));
     expect(await pending).toMatchObject({ error_kind: 'aborted', error: 'the trial was aborted: SIGINT' });
     expect((await agent.run('q', trialContext({ signal: controller.signal }))).error_kind).toBe('aborted');
+  });
+});
+
+describe('function adapter: trackers', () => {
+  it('gives a plain function the trackers and puts what it reports in the trace', async () => {
+    const agent = await agentFor('./tracked-agent.ts#tracked');
+    const out = await agent.run('build it', trialContext());
+    expect(out.output).toBe('built');
+    expect(out.trace?.agent_calls).toEqual([
+      expect.objectContaining({ role: 'developer', tokens_in: 120, tokens_out: 30 }),
+    ]);
+    expect(out.trace?.human).toEqual([expect.objectContaining({ action: 'approve', kind: 'planned' })]);
+    expect(out.trace?.circuit_breakers).toEqual([expect.objectContaining({ type: 'CB1:test-failure' })]);
+    expect(out.tool_calls).toEqual([expect.objectContaining({ tool_name: 'npm_test' })]);
+  });
+
+  it('calls the module’s close() when the run ends', async () => {
+    const agent = await agentFor('./tracked-agent.ts#tracked');
+    const { closedCount } = await import('../../fixtures/adapters/tracked-agent.ts');
+    const before = closedCount();
+    await agent.close?.();
+    expect(closedCount()).toBe(before + 1);
   });
 });
