@@ -1,6 +1,9 @@
+import { abortedOutput, failedOutput, secondsSince } from '../adapters/agent-result.ts';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import type { AgentOutput } from '../core/agent-output.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
+import { backoffDelay, sleep } from '../util/retry.ts';
 
 export interface AttemptOptions {
   readonly retries: number;
@@ -13,8 +16,8 @@ export interface AttemptOptions {
 
 /**
  * Runs the agent, retrying only outputs the adapter marked `transient` (HTTP 429/5xx, connection
- * resets). The agent is raced against the trial's signal, so an in-process harness that ignores
- * the signal still ends at its timeout.
+ * resets). The agent is raced against the trial's signal, so a plugin adapter that ignores the
+ * signal still ends at the timeout.
  */
 export async function attemptTrial(
   agent: AgentV1,
@@ -22,74 +25,40 @@ export async function attemptTrial(
   ctx: TrialContext,
   options: AttemptOptions,
 ): Promise<{ output: AgentOutput; attempts: number }> {
-  let attempts = 0;
-  for (;;) {
-    attempts++;
+  for (let attempt = 0; ; attempt++) {
     const output = await raceSignal(agent, input, ctx);
-    const retryable = output.error_kind === 'transient' && attempts <= options.retries && !ctx.signal.aborted;
-    if (!retryable) return { output, attempts };
-    options.onRetry?.(attempts, output);
-    const cap = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempts - 1));
-    await sleep(Math.floor(options.random() * cap), ctx.signal);
+    if (output.error_kind !== 'transient' || attempt >= options.retries || ctx.signal.aborted) {
+      return { output, attempts: attempt + 1 };
+    }
+    options.onRetry?.(attempt + 1, output);
+    const delay = backoffDelay(attempt, {
+      baseMs: options.baseDelayMs,
+      maxMs: options.maxDelayMs,
+      random: options.random,
+    });
+    await sleep(delay, ctx.signal).catch(() => undefined);
   }
 }
 
 async function raceSignal(agent: AgentV1, input: TaskInput, ctx: TrialContext): Promise<AgentOutput> {
   const started = performance.now();
-  if (ctx.signal.aborted) return abortedOutput(ctx.signal, 0);
-  let onAbort: (() => void) | undefined;
+  if (ctx.signal.aborted) return abortedOutput(ctx.signal);
+  let onAbort = (): void => {};
   const aborted = new Promise<AgentOutput>((resolve) => {
-    onAbort = () => resolve(abortedOutput(ctx.signal, (performance.now() - started) / 1000));
+    onAbort = () => resolve(abortedOutput(ctx.signal, { latency: secondsSince(started) }));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
+  // Adapters must not throw; if a plugin does anyway, the trial records it instead of crashing the run.
+  const run = agent
+    .run(input, ctx)
+    .catch((error: unknown) =>
+      failedOutput('agent', `adapter threw: ${errorMessage(error)}`, { latency: secondsSince(started) }),
+    );
   try {
-    return await Promise.race([
-      agent.run(input, ctx).catch((error: unknown) => thrownOutput(error, started)),
-      aborted,
-    ]);
+    return await Promise.race([run, aborted]);
   } finally {
-    if (onAbort !== undefined) ctx.signal.removeEventListener('abort', onAbort);
+    ctx.signal.removeEventListener('abort', onAbort);
   }
-}
-
-function abortedOutput(signal: AbortSignal, latency: number): AgentOutput {
-  const reason: unknown = signal.reason;
-  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-  return {
-    output: null,
-    latency,
-    tool_calls: [],
-    usage: { tokens_in: 0, tokens_out: 0, cached_tokens: 0, cost_usd: null },
-    metadata: {},
-    error: timedOut ? 'the trial timed out' : 'the trial was aborted',
-    error_kind: timedOut ? 'timeout' : 'aborted',
-  };
-}
-
-/** Adapters must not throw; if one does anyway, the trial records the error instead of crashing the run. */
-function thrownOutput(error: unknown, started: number): AgentOutput {
-  return {
-    output: null,
-    latency: (performance.now() - started) / 1000,
-    tool_calls: [],
-    usage: { tokens_in: 0, tokens_out: 0, cached_tokens: 0, cost_usd: null },
-    metadata: {},
-    error: `adapter threw: ${error instanceof Error ? error.message : String(error)}`,
-    error_kind: 'agent',
-  };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** A small seeded PRNG (mulberry32) so `--seed` makes retry jitter reproducible. */

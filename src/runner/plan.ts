@@ -1,6 +1,6 @@
 import type { RunSettings } from '../core/experiment.ts';
 import type { Task } from '../core/task.ts';
-import { globToRegExp } from '../util/glob.ts';
+import { compileGlob } from '../util/glob.ts';
 
 /** One unit of work: a task at one epoch. `key` is stable across runs and used for resume. */
 export interface Trial {
@@ -16,10 +16,10 @@ export function trialKey(taskId: string, epoch: number): string {
 
 /** Tasks that pass `--filter-id` (glob), `--filter-tag` and `--filter-difficulty`, in file order. */
 export function filterTasks(tasks: readonly Task[], filters: RunSettings['filters']): Task[] {
-  const idPattern = filters.id === undefined ? undefined : globToRegExp(filters.id);
+  const matchesId = filters.id === undefined ? undefined : compileGlob(filters.id);
   return tasks.filter(
     (task) =>
-      (idPattern === undefined || idPattern.test(task.id)) &&
+      (matchesId === undefined || matchesId(task.id)) &&
       (filters.tag === undefined || task.tags.includes(filters.tag)) &&
       (filters.difficulty === undefined || task.difficulty === filters.difficulty),
   );
