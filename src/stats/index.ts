@@ -6,3 +6,4 @@ export * from './mcnemar.ts';
 export * from './paired.ts';
 export * from './pass-at-k.ts';
 export * from './power.ts';
+export * from './significance.ts';
