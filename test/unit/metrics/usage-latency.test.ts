@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { pooledQuantile } from '../../../src/metrics/latency.ts';
 import { createMetric } from '../../../src/metrics/registry.ts';
+import { mulberry32 } from '../../../src/stats/bootstrap.ts';
+import { quantile } from '../../../src/stats/descriptive.ts';
 import { input, record } from './records.ts';
 
 const Z = 1.959963984540054;
@@ -122,5 +125,24 @@ describe('cost metrics', () => {
       details: { unknown_cost: 1 },
     });
     expect(createMetric('cost_per_task').calculate(input(unknown)).value).toBeNull();
+  });
+});
+
+describe('pooledQuantile (the bootstrap statistic of latency percentiles)', () => {
+  it('equals the type-7 quantile of the pooled resample', () => {
+    const random = mulberry32(3);
+    for (let round = 0; round < 200; round++) {
+      const units = Array.from({ length: 1 + Math.floor(random() * 6) }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 4) }, () => Math.round(random() * 20) / 2),
+      );
+      const sample = Array.from({ length: units.length }, () => Math.floor(random() * units.length));
+      for (const p of [0, 0.1, 0.5, 0.95, 1]) {
+        const expected = quantile(
+          sample.flatMap((u) => units[u]!),
+          p,
+        );
+        expect(pooledQuantile(units, p)(sample)).toBeCloseTo(expected!, 12);
+      }
+    }
   });
 });
