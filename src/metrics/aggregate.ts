@@ -97,6 +97,10 @@ export function meanOverTasks(
     epochs: input.epochs,
     stderr_method: estimate.clustered ? 'clustered' : 'clt_over_task_means',
     ...(estimate.clustered ? { clusters: estimate.clusters } : {}),
+    // The residuals of a single cluster sum to zero: the clustered SE says nothing.
+    ...(estimate.clustered && estimate.clusters < 2 && estimate.n >= 2
+      ? { stderr_unavailable: 'all tasks are in one cluster' }
+      : {}),
   };
   if (estimate.n === 0) return emptyResult(shape, full);
   return metricResult(shape, { value: estimate.mean, stderr: estimate.stderr, n: estimate.n }, full);

@@ -61,6 +61,17 @@ describe('success_rate', () => {
     expect(result.details).toMatchObject({ stderr_method: 'clustered', clusters: 2 });
   });
 
+  it('gives no interval, and says why, when every task is in one cluster', () => {
+    const records = outcomes({ t1: ['pass'], t2: ['fail'] });
+    const tasks = [
+      { id: 't1', weight: 1, cluster: 'only' },
+      { id: 't2', weight: 1, cluster: 'only' },
+    ];
+    const result = createMetric('success_rate').calculate(input(records, { tasks }));
+    expect(result).toMatchObject({ value: 0.5, stderr: null, ci95: null, n: 2 });
+    expect(result.details.stderr_unavailable).toBe('all tasks are in one cluster');
+  });
+
   it('excludes pending trials and counts them; errors count as failures', () => {
     const result = createMetric('success_rate').calculate(
       input(outcomes({ a: ['pass'], b: ['error'], c: ['pending'], d: ['fail'] })),
