@@ -8,12 +8,12 @@ Examples:
   $ harnesseval report results.json --format markdown  an exported experiment as Markdown
   $ harnesseval report results.json -o out/junit.xml -o out/results.csv
                                                       one file per -o, format from the extension
-  $ harnesseval report results.json --format csv -o out/x.csv --store .harnesseval/harnesseval.db
+  $ harnesseval report 01J9Z8... --store ci/harnesseval.db --format markdown -o pr-comment.md
 `;
 
 interface ReportFlags {
   readonly format?: string;
-  readonly output: string[];
+  readonly output?: string[];
   readonly store?: string;
 }
 
@@ -23,8 +23,8 @@ interface ReportTarget {
   readonly file?: string;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 async function reportAction(reference: string, flags: ReportFlags, io: CliIO): Promise<void> {
@@ -33,10 +33,11 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
     import('../../reporters/registry.ts'),
   ]);
   // Resolve every format before any work, so a typo fails fast with exit 2.
+  const outputs = flags.output ?? [];
   const targets: ReportTarget[] =
-    flags.output.length === 0
+    outputs.length === 0
       ? [{ format: flags.format ?? 'console' }]
-      : flags.output.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
+      : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
   const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
   const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store });
   for (const [index, target] of targets.entries()) {
