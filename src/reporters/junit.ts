@@ -32,17 +32,21 @@ export function stripIllegalXml(text: string): string {
  * cannot reorder a CI page), then anything XML 1.0 still forbids is stripped.
  */
 export function escapeXml(text: string): string {
-  return stripIllegalXml(escapeControlExcept(text, '\n\r\t'))
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
+  return (
+    stripIllegalXml(escapeControlExcept(text, '\n\r\t'))
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;')
+      .replaceAll("'", '&apos;')
+      // XML parsers turn a raw CR into LF (end-of-line normalisation); a reference survives.
+      .replaceAll('\r', '&#13;')
+  );
 }
 
 /** Attribute values also keep their line breaks and tabs (a parser would turn them into spaces). */
 function attr(text: string): string {
-  return escapeXml(text).replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;');
+  return escapeXml(text).replaceAll('\n', '&#10;').replaceAll('\t', '&#9;');
 }
 
 function message(text: string): string {

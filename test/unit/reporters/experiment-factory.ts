@@ -134,7 +134,7 @@ export function mixedExperiment(draft: Partial<ExperimentDraft> = {}): Experimen
       }),
     ],
     metrics: [
-      metric({ name: 'success_rate' }),
+      metric({ name: 'success_rate', unit: 'ratio' }),
       metric({
         name: 'latency',
         value: 1.4,
@@ -143,7 +143,15 @@ export function mixedExperiment(draft: Partial<ExperimentDraft> = {}): Experimen
         ci95: [1.1, 1.7],
         stderr: 0.15,
       }),
-      metric({ name: 'cost', value: null, formatted_value: 'n/a', n: 0, stderr: null, ci95: null }),
+      metric({
+        name: 'cost',
+        unit: 'usd',
+        value: null,
+        formatted_value: 'n/a',
+        n: 0,
+        stderr: null,
+        ci95: null,
+      }),
     ],
     violations: [
       {

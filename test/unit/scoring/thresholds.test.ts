@@ -19,7 +19,8 @@ function metric(name: string, value: number | null, extra: Partial<MetricResult>
   };
 }
 
-const latency = (value: number) => metric('latency', value, { formatted_value: `${value} s`, unit: 's' });
+const latency = (value: number) =>
+  metric('latency', value, { formatted_value: `${value}s`, unit: 'seconds' });
 const t = (threshold: Record<string, unknown>) => ThresholdSchema.parse(threshold);
 
 describe('checkThresholds', () => {
@@ -40,7 +41,7 @@ describe('checkThresholds', () => {
     const violations = checkThresholds([latency(2.5)], { latency: t({ maximum: 2 }) });
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatchObject({ condition: 'maximum', threshold: 2, actual: 2.5 });
-    expect(violations[0]?.message).toBe('latency 2.5 s is above the maximum 2 s');
+    expect(violations[0]?.message).toBe('latency 2.5s is above the maximum 2s');
   });
 
   it('passes values inside the bounds and exactly on them', () => {
@@ -72,10 +73,10 @@ describe('checkThresholds', () => {
   });
 
   it('reports a threshold on a metric with no value (n/a) as missing', () => {
-    const [violation] = checkThresholds([metric('cost', null, { unit: 'USD' })], { cost: t({ maximum: 5 }) });
+    const [violation] = checkThresholds([metric('cost', null, { unit: 'usd' })], { cost: t({ maximum: 5 }) });
     expect(violation).toMatchObject({ condition: 'missing', threshold: 5, actual: null });
     expect(violation?.message).toBe(
-      'cost has no value (n/a: nothing to aggregate, n=0), so its maximum $5.0000 cannot be checked',
+      'cost has no value (n/a: nothing to aggregate, n=0), so its maximum $5.00 cannot be checked',
     );
   });
 
@@ -112,8 +113,16 @@ describe('metric formatting', () => {
 
   it('formats numbers in the metric unit', () => {
     expect(formatMetricNumber({ formatted_value: '80%' }, 0.8)).toBe('80.0%');
-    expect(formatMetricNumber({ formatted_value: '$1', unit: 'USD' }, 0.0123)).toBe('$0.0123');
-    expect(formatMetricNumber({ formatted_value: '1 s', unit: 's' }, 1.5)).toBe('1.5 s');
+    expect(formatMetricNumber({ formatted_value: '0.8', unit: 'ratio' }, 0.8)).toBe('80.0%');
+    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, 0.0123)).toBe('$0.0123');
+    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, 12.5)).toBe('$12.50');
+    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, -0.5)).toBe('-$0.5000');
+    expect(formatMetricNumber({ formatted_value: '1s', unit: 'seconds' }, 1.5)).toBe('1.5s');
+    expect(formatMetricNumber({ formatted_value: '1', unit: 'tokens' }, 1234.4)).toBe('1234');
+    expect(formatMetricNumber({ formatted_value: '1', unit: 'minutes' }, 2.25)).toBe('2.25 min');
+    expect(formatMetricNumber({ formatted_value: '1', unit: 'score' }, 0.5)).toBe('0.500');
+    expect(formatMetricNumber({ formatted_value: '1', unit: 'widgets' }, 3)).toBe('3 widgets');
+    expect(formatMetricNumber({ formatted_value: '1' }, Number.NaN)).toBe('n/a');
     expect(formatMetricNumber({ formatted_value: '3' }, 1234.5)).toBe('1235');
     expect(formatMetricNumber({ formatted_value: '3' }, 0.000123)).toBe('0.000123');
     expect(formatMetricNumber({ formatted_value: '3' }, 0)).toBe('0');
