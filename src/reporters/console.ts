@@ -106,10 +106,9 @@ function renderLine(segments: readonly Segment[], width: number): string {
   for (const { text, style } of segments) {
     const room = width - used;
     if (room <= 0) break;
-    const w = displayWidth(text);
-    const cut = w <= room ? text : truncateToWidth(text, room);
+    const cut = truncateToWidth(text, room);
     if (cut !== '') out += style(cut);
-    used += Math.min(w, room);
+    used += displayWidth(cut);
   }
   return out;
 }
@@ -117,8 +116,9 @@ function renderLine(segments: readonly Segment[], width: number): string {
 function resultsTable(experiment: Experiment, width: number, s: Styles): string[] {
   const cols = columns(showsEpochs(experiment));
   const rows = experiment.records.map((r) => cols.map((c) => c.cell(r)));
+  // A reduce, not Math.max(...rows): a spread of 100k arguments overflows the stack.
   const widths = cols.map((c, i) =>
-    Math.min(c.cap, Math.max(displayWidth(c.title), ...rows.map((row) => displayWidth(row[i] ?? '')))),
+    rows.reduce((w, row) => Math.min(c.cap, Math.max(w, displayWidth(row[i] ?? ''))), displayWidth(c.title)),
   );
   const gap = '  ';
   // On a narrow terminal the task column gives way first, down to 8 columns.
@@ -148,7 +148,7 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
     return [escapeControl(c.name), c.value, c.margin, c.interval, c.n];
   });
   const widths = [0, 1, 2, 3].map((i) =>
-    Math.min(40, Math.max(...rows.map((r) => displayWidth(r[i] ?? '')))),
+    rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),
   );
   return [
     '',

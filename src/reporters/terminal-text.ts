@@ -84,19 +84,26 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/** Cuts text to at most `max` columns, ending with `…` when something was cut. Never splits a grapheme. */
+/**
+ * Cuts text to at most `max` columns, ending with `…` when something was cut. Never splits a
+ * grapheme, and reads only as far as the width: a 10 MB output costs no more than a short one.
+ */
 export function truncateToWidth(text: string, max: number): string {
   if (max <= 0) return '';
-  if (displayWidth(text) <= max) return text;
-  let out = '';
+  if (/^[\x20-\x7e]*$/.test(text.slice(0, max + 1))) {
+    return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  }
+  let kept = '';
   let width = 0;
+  let fitsBeforeEllipsis: string | undefined;
   for (const { segment } of segmenter.segment(text)) {
     const w = graphemeWidth(segment);
-    if (width + w > max - 1) break;
-    out += segment;
+    if (fitsBeforeEllipsis === undefined && width + w > max - 1) fitsBeforeEllipsis = kept;
     width += w;
+    if (width > max) return `${fitsBeforeEllipsis ?? kept}…`;
+    kept += segment;
   }
-  return `${out}…`;
+  return text;
 }
 
 /** Pads (or truncates) text to exactly `width` columns. */

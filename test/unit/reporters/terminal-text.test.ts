@@ -63,6 +63,12 @@ describe('truncateToWidth', () => {
     expect(family).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 
+  it('cuts huge text after reading only what fits', () => {
+    expect(truncateToWidth('🎉'.repeat(1_000_000), 5)).toBe('🎉🎉…');
+    expect(truncateToWidth('a'.repeat(1_000_000), 5)).toBe('aaaa…');
+    expect(truncateToWidth(`abcd${'日'.repeat(10)}`, 5)).toBe('abcd…');
+  });
+
   it('gives nothing for a width of zero or less', () => {
     expect(truncateToWidth('abc', 0)).toBe('');
   });
