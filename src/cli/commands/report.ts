@@ -46,7 +46,7 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
     if (target.file === undefined) {
       const text = await reporter.report(experiment, {
         color: useColor(io),
-        width: io.stdout.columns ?? 100,
+        width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
       });
       io.stdout.write(text);
     } else {
