@@ -18,6 +18,8 @@ export interface ExperimentFilter {
   readonly harness?: string;
   readonly suite?: string;
   readonly status?: ExperimentStatus;
+  /** Only experiments whose id starts with this text (the CLI accepts unique id prefixes). */
+  readonly idPrefix?: string;
   readonly limit?: number;
 }
 

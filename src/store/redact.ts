@@ -1,0 +1,37 @@
+/** Names of environment variables whose values are treated as secrets. */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|AUTH/i;
+/** Shorter values are too likely to occur by chance ("true", "1") to be scrubbed safely. */
+const MIN_SECRET_LENGTH = 8;
+
+export interface EnvSecret {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The environment's secret-looking variables, longest value first so that a secret containing another is scrubbed whole. */
+export function secretsFromEnv(env: NodeJS.ProcessEnv): EnvSecret[] {
+  const secrets: EnvSecret[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.length < MIN_SECRET_LENGTH || !SECRET_NAME.test(name)) continue;
+    secrets.push({ name: name.replace(/[^\w.-]/g, '_'), value });
+  }
+  return secrets.sort((a, b) => b.value.length - a.value.length);
+}
+
+/**
+ * Replaces every secret environment value in `text` with `[REDACTED:NAME]`.
+ * Both the raw value and its JSON-escaped form are replaced, so a secret holding a quote or a
+ * backslash is caught inside JSON text too; the replacement itself needs no JSON escaping.
+ *
+ * @example redactSecrets('{"auth":"sk-12345678"}', { API_KEY: 'sk-12345678' }) // '{"auth":"[REDACTED:API_KEY]"}'
+ */
+export function redactSecrets(text: string, env: NodeJS.ProcessEnv): string {
+  let redacted = text;
+  for (const secret of secretsFromEnv(env)) {
+    const replacement = `[REDACTED:${secret.name}]`;
+    const escaped = JSON.stringify(secret.value).slice(1, -1);
+    if (escaped !== secret.value) redacted = redacted.split(escaped).join(replacement);
+    redacted = redacted.split(secret.value).join(replacement);
+  }
+  return redacted;
+}
