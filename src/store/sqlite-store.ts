@@ -229,6 +229,22 @@ export class SqliteStore implements ExperimentStore {
     });
   }
 
+  /** The connection's storage settings, for diagnostics and tests. */
+  settings(): {
+    journal_mode: unknown;
+    synchronous: unknown;
+    busy_timeout: unknown;
+    schema_version: unknown;
+  } {
+    return this.#read(() => ({
+      journal_mode: this.#db.pragma('journal_mode', { simple: true }),
+      // 2 = FULL
+      synchronous: this.#db.pragma('synchronous', { simple: true }),
+      busy_timeout: this.#db.pragma('busy_timeout', { simple: true }),
+      schema_version: this.#db.pragma('user_version', { simple: true }),
+    }));
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }
