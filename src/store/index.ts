@@ -2,9 +2,17 @@ import { join } from 'node:path';
 import { MemoryStore } from './memory-store.ts';
 import type { ExperimentStore } from './types.ts';
 
-export { experimentToJson, exportExperiment, importExperiment, parseExperimentJson } from './json-io.ts';
+export {
+  experimentToJson,
+  exportExperiment,
+  importExperiment,
+  parseExperimentJson,
+  readExperimentFile,
+  storeExperiment,
+} from './json-io.ts';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
 export { redactSecrets } from './redact.ts';
+export { resolveExperimentId } from './resolve-id.ts';
 export type { SqliteStoreOptions } from './sqlite-store.ts';
 export type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 

@@ -69,12 +69,11 @@ export function parseExperimentJson(text: string, file: string): Experiment {
   });
 }
 
-/** Reads, validates and stores an exported experiment; fails if its id exists unless `replace`. */
-export async function importExperiment(
-  store: ExperimentStore,
-  file: string,
-  options: ImportOptions = {},
-): Promise<Experiment> {
+/**
+ * Reads and validates an exported experiment file (located diagnostics when it is not one).
+ * `shownAs` is the name used in messages, e.g. the path as the user typed it.
+ */
+export async function readExperimentFile(file: string, shownAs = file): Promise<Experiment> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -82,13 +81,21 @@ export async function importExperiment(
     const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
     throw new HarnessEvalError(
       missing ? 'not_found' : 'invalid_input',
-      `cannot read ${file}: ${errorMessage(error)}`,
+      `cannot read ${shownAs}: ${errorMessage(error)}`,
       {
         cause: error,
       },
     );
   }
-  const experiment = parseExperimentJson(text, file);
+  return parseExperimentJson(text, shownAs);
+}
+
+/** Stores a whole experiment; fails (`reason: 'exists'` in data) if its id exists, unless `replace`. */
+export async function storeExperiment(
+  store: ExperimentStore,
+  experiment: Experiment,
+  options: { readonly replace?: boolean } = {},
+): Promise<void> {
   if ((await store.getExperiment(experiment.id)) !== undefined) {
     if (options.replace !== true) {
       throw new HarnessEvalError('invalid_input', `experiment ${experiment.id} already exists in the store`, {
@@ -98,6 +105,16 @@ export async function importExperiment(
     await store.deleteExperiment(experiment.id);
   }
   await store.createExperiment(experiment);
+}
+
+/** Reads, validates and stores an exported experiment; fails if its id exists unless `replace`. */
+export async function importExperiment(
+  store: ExperimentStore,
+  file: string,
+  options: ImportOptions = {},
+): Promise<Experiment> {
+  const experiment = await readExperimentFile(file);
+  await storeExperiment(store, experiment, options);
   return experiment;
 }
 
