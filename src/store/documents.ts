@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
-import { redactSecrets } from './redact.ts';
+
 import type { ExperimentPatch } from './types.ts';
 
 /**
@@ -25,7 +25,23 @@ export function describeIssues(error: z.ZodError): string[] {
 /** Checks an experiment about to be stored; returns the canonical (parsed) value. */
 export function checkExperiment(experiment: Experiment): Experiment {
   const parsed = ExperimentSchema.safeParse(experiment);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const seen = new Set<string>();
+    for (const record of parsed.data.records) {
+      // Two records with one run_id would collapse into one row: what comes back would differ.
+      if (seen.has(record.run_id)) {
+        throw new HarnessEvalError(
+          'invalid_input',
+          `experiment ${experiment.id} has two records with run_id ${record.run_id}`,
+          {
+            data: { experimentId: experiment.id, runId: record.run_id },
+          },
+        );
+      }
+      seen.add(record.run_id);
+    }
+    return parsed.data;
+  }
   throw new HarnessEvalError(
     'invalid_input',
     `experiment ${experiment.id} is not valid: ${describeIssues(parsed.error).join('; ')}`,
@@ -52,9 +68,9 @@ export function checkRecord(experimentId: string, record: RunRecord): RunRecord 
 }
 
 /** JSON text with secret environment values scrubbed; `what` names the document in errors. */
-export function encodeDocument(value: unknown, env: NodeJS.ProcessEnv, what: string): string {
+export function encodeDocument(value: unknown, redact: (text: string) => string, what: string): string {
   const text = JSON.stringify(value);
-  const redacted = redactSecrets(text, env);
+  const redacted = redact(text);
   if (redacted === text) return text;
   // A secret that happens to be spelled like a JSON number or key could break the text; refuse
   // to store something unreadable rather than the secret itself.

@@ -26,6 +26,8 @@ export interface OpenStoreOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Fail with `not_found` instead of creating a new file (for commands that only read). */
   readonly mustExist?: boolean;
+  /** SQLite only: `full` (default, survives power loss) or `normal` (survives a process crash). */
+  readonly durability?: 'full' | 'normal';
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
+import { secretRedactor } from './redact.ts';
 import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 
 interface StoredRecord {
@@ -42,12 +43,12 @@ export interface MemoryStoreOptions {
  */
 export class MemoryStore implements ExperimentStore {
   readonly #experiments = new Map<string, StoredExperiment>();
-  readonly #env: NodeJS.ProcessEnv;
+  readonly #redact: (text: string) => string;
   #seq = 0;
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#env = options.env ?? process.env;
+    this.#redact = secretRedactor(options.env ?? process.env);
   }
 
   async createExperiment(experiment: Experiment): Promise<void> {
@@ -61,7 +62,7 @@ export class MemoryStore implements ExperimentStore {
     const { document, records } = splitExperiment(checked);
     const stored: StoredExperiment = {
       seq: this.#seq++,
-      document: encodeDocument(document, this.#env, `experiment ${checked.id}`),
+      document: encodeDocument(document, this.#redact, `experiment ${checked.id}`),
       taskOrder: taskIndexes(document),
       records: new Map(),
     };
@@ -82,7 +83,11 @@ export class MemoryStore implements ExperimentStore {
     const stored = this.#get(experimentId);
     const current = decodeExperiment(stored.document, experimentId);
     const next = checkExperiment({ ...applyPatch(current, patch), records: [] });
-    stored.document = encodeDocument(splitExperiment(next).document, this.#env, `experiment ${experimentId}`);
+    stored.document = encodeDocument(
+      splitExperiment(next).document,
+      this.#redact,
+      `experiment ${experimentId}`,
+    );
   }
 
   async getExperiment(experimentId: string): Promise<Experiment | undefined> {
@@ -156,7 +161,7 @@ export class MemoryStore implements ExperimentStore {
       taskId: record.task_id,
       epoch: record.epoch,
       taskIndex: taskIndexOf(stored.taskOrder, record.task_id),
-      document: encodeDocument(record, this.#env, `run ${record.run_id} of experiment ${experimentId}`),
+      document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
     };
   }
 

@@ -26,12 +26,25 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv): EnvSecret[] {
  * @example redactSecrets('{"auth":"sk-12345678"}', { API_KEY: 'sk-12345678' }) // '{"auth":"[REDACTED:API_KEY]"}'
  */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv): string {
-  let redacted = text;
-  for (const secret of secretsFromEnv(env)) {
+  return secretRedactor(env)(text);
+}
+
+/**
+ * `redactSecrets` with the environment read once: stores build one at open, so each write
+ * does not walk `process.env` again (a variable set later is not picked up).
+ */
+export function secretRedactor(env: NodeJS.ProcessEnv): (text: string) => string {
+  const rules = secretsFromEnv(env).flatMap((secret) => {
     const replacement = `[REDACTED:${secret.name}]`;
     const escaped = JSON.stringify(secret.value).slice(1, -1);
-    if (escaped !== secret.value) redacted = redacted.split(escaped).join(replacement);
-    redacted = redacted.split(secret.value).join(replacement);
-  }
-  return redacted;
+    const forms = escaped === secret.value ? [secret.value] : [escaped, secret.value];
+    return forms.map((form) => ({ form, replacement }));
+  });
+  return (text) => {
+    let redacted = text;
+    for (const { form, replacement } of rules) {
+      if (redacted.includes(form)) redacted = redacted.split(form).join(replacement);
+    }
+    return redacted;
+  };
 }

@@ -82,6 +82,18 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(await store.getExperiment(bad.id)).toBeUndefined();
       });
 
+      it('refuses an experiment holding two records with one run_id', async () => {
+        const store = await open();
+        const error = await rejection(
+          store.createExperiment(
+            makeExperiment({ records: [makeRecord(), makeRecord({ outcome: 'fail' })] }),
+          ),
+        );
+        expect(error.code).toBe('invalid_input');
+        expect(error.message).toContain('alpha#0');
+        expect(await store.listExperiments()).toEqual([]);
+      });
+
       it('hands out copies: changing a returned experiment changes nothing stored', async () => {
         const store = await open();
         await store.createExperiment(makeExperiment({ records: [makeRecord()] }));

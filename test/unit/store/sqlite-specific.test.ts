@@ -56,6 +56,12 @@ describe('opening a SQLite store', () => {
     await store.close();
   });
 
+  it('trades power-loss safety for speed only when asked (durability: normal)', async () => {
+    const store = new SqliteStore(fresh(), { durability: 'normal', busyTimeoutMs: 100 });
+    expect(store.settings()).toMatchObject({ synchronous: 1, busy_timeout: 100 });
+    await store.close();
+  });
+
   it('keeps what was stored across close and reopen, and migrates only once', async () => {
     const path = fresh();
     const first = new SqliteStore(path);
