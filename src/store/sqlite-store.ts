@@ -146,10 +146,19 @@ export class SqliteStore implements ExperimentStore {
   }
 
   async getExperiment(experimentId: string): Promise<Experiment | undefined> {
+    // One read transaction: the document and the records come from the same snapshot even while
+    // another process writes.
+    const snapshot = this.#db.transaction(() => {
+      const document = this.#readDocument(experimentId);
+      return document === undefined
+        ? undefined
+        : { document, rows: this.#statements.recordsInOrder.all(experimentId) };
+    });
     return this.#read(() => {
-      const experiment = this.#readDocument(experimentId);
-      if (experiment === undefined) return undefined;
-      const records = this.#statements.recordsInOrder.all(experimentId).map((raw) => {
+      const read = snapshot.deferred();
+      if (read === undefined) return undefined;
+      const experiment = read.document;
+      const records = read.rows.map((raw) => {
         const row = RecordRowSchema.safeParse(raw);
         if (!row.success)
           throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
