@@ -111,7 +111,8 @@ describe('SqliteStore durability across processes', () => {
     const seen: number[] = [];
     try {
       while (previous < 60) {
-        if (writer.child.exitCode !== null || writer.child.signalCode !== null) throw new Error('the writer stopped before 60 records');
+        if (writer.child.exitCode !== null || writer.child.signalCode !== null)
+          throw new Error('the writer stopped before 60 records');
         const [summary] = await reader.listExperiments();
         const experiment = await reader.getExperiment('durable');
         const records = experiment?.records.length ?? 0;
