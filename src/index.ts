@@ -6,3 +6,22 @@ export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts
 export * from './core/index.ts';
 export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
+export type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  OpenStoreOptions,
+} from './store/index.ts';
+export {
+  defaultStorePath,
+  experimentToJson,
+  exportExperiment,
+  importExperiment,
+  openStore,
+  parseExperimentJson,
+  readExperimentFile,
+  redactSecrets,
+  resolveExperimentId,
+  storeExperiment,
+} from './store/index.ts';

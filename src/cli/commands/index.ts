@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { register as registerGrade } from './grade.ts';
+import { register as registerIngestOtel } from './ingest-otel.ts';
 import { register as registerReport } from './report.ts';
+import { register as registerRun } from './run.ts';
+import { register as registerRuns } from './runs.ts';
 
 /** A command file's export: it adds one command (flags, help with examples, action) to the program. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
 /** Every command, in the order `--help` lists them. Commands load heavy modules inside their action. */
-export const commands: readonly RegisterCommand[] = [registerReport];
+export const commands: readonly RegisterCommand[] = [
+  registerRun,
+  registerReport,
+  registerRuns,
+  registerGrade,
+  registerIngestOtel,
+];
