@@ -81,10 +81,8 @@ export async function readExperimentFile(path: string, file = path): Promise<Exp
  * this seam is the only place that needs `await import('../store/index.ts')` + `openStore(path)`.
  */
 async function openExperimentStore(path: string): Promise<ExperimentStore> {
-  throw new HarnessEvalError(
-    'not_found',
-    `cannot open the experiment store ${path}: this build has no store yet; pass an exported FILE.json`,
-  );
+  const { openStore } = await import('../store/index.ts');
+  return openStore(path, { mustExist: true });
 }
 
 export interface ExperimentSourceOptions {
