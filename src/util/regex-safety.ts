@@ -1,4 +1,5 @@
-import { type AstNode, type CharacterClassBody, parse } from 'regjsparser';
+// regjsparser is CommonJS: Node gives it a default export only.
+import regjsparser, { type AstNode, type CharacterClassBody } from 'regjsparser';
 import { errorMessage } from '../core/errors.ts';
 
 /**
@@ -12,7 +13,7 @@ import { errorMessage } from '../core/errors.ts';
 export function analyzeRegex(pattern: string, flags: string): { safe: boolean; reason?: string } {
   let root: Node;
   try {
-    root = parse(pattern, flags, FEATURES);
+    root = regjsparser.parse(pattern, flags, FEATURES);
   } catch (error) {
     return { safe: false, reason: `invalid regular expression: ${errorMessage(error)}` };
   }
