@@ -2,7 +2,19 @@
 export function codePoints(text: string): Uint32Array {
   const out = new Uint32Array(text.length);
   let n = 0;
-  for (const char of text) out[n++] = char.codePointAt(0)!;
+  // An index loop with manual surrogate pairing: the string iterator is ~10x slower on 10 MB texts.
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        out[n++] = (unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+        continue;
+      }
+    }
+    out[n++] = unit;
+  }
   return out.subarray(0, n);
 }
 

@@ -1,5 +1,6 @@
 import { evaluatorOptionSchemas } from './catalog.ts';
 import { evaluatorFrom } from './define.ts';
+import { codePoints } from './edit-distance.ts';
 import { binary } from './result.ts';
 import { expectedAsText, normalizeText, outputText } from './text.ts';
 import type { EvaluatorDefinition } from './types.ts';
@@ -7,29 +8,32 @@ import type { EvaluatorDefinition } from './types.ts';
 const options = evaluatorOptionSchemas.fuzzy_match;
 
 /** Whitespace runs become one space so that line wrapping does not count as a difference. */
-function prepare(text: string, ignoreCase: boolean): string[] {
-  return Array.from(normalizeText(text, { trim: true, ignoreCase }).replace(/\s+/gu, ' '));
+function prepare(text: string, ignoreCase: boolean): Uint32Array {
+  return codePoints(normalizeText(text, { trim: true, ignoreCase }).replace(/\s+/gu, ' '));
 }
+
+/** Two code points as one number key (21 bits each), cheaper than building strings. */
+const bigramKey = (first: number, second: number) => first * 0x200000 + second;
 
 /**
  * Sørensen–Dice coefficient on character bigrams (code points, counted as a multiset):
  * 2 * |common bigrams| / (|bigrams a| + |bigrams b|). Linear time, so large outputs are cheap.
  * Texts shorter than two characters compare by equality.
  */
-export function diceSimilarity(a: readonly string[], b: readonly string[]): number {
-  if (a.length < 2 || b.length < 2) return a.join('') === b.join('') ? 1 : 0;
-  const counts = new Map<string, number>();
+export function diceSimilarity(a: Uint32Array, b: Uint32Array): number {
+  if (a.length < 2 || b.length < 2) return a.length === b.length && a.every((c, i) => c === b[i]) ? 1 : 0;
+  const counts = new Map<number, number>();
   for (let i = 0; i + 1 < a.length; i++) {
-    const bigram = a[i]! + a[i + 1]!;
-    counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
+    const key = bigramKey(a[i]!, a[i + 1]!);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   let common = 0;
   for (let i = 0; i + 1 < b.length; i++) {
-    const bigram = b[i]! + b[i + 1]!;
-    const left = counts.get(bigram) ?? 0;
+    const key = bigramKey(b[i]!, b[i + 1]!);
+    const left = counts.get(key) ?? 0;
     if (left > 0) {
       common++;
-      counts.set(bigram, left - 1);
+      counts.set(key, left - 1);
     }
   }
   return (2 * common) / (a.length - 1 + b.length - 1);

@@ -9,10 +9,14 @@ import { errored, huge, judge } from './helpers.ts';
 
 describe('fuzzy_match (Sørensen–Dice on bigrams)', () => {
   it('computes the coefficient', () => {
-    expect(diceSimilarity([...'night'], [...'nacht'])).toBeCloseTo(0.25);
-    expect(diceSimilarity([...'abc'], [...'abc'])).toBe(1);
-    expect(diceSimilarity([], [])).toBe(1);
-    expect(diceSimilarity([...'a'], [...'b'])).toBe(0);
+    const dice = (a: string, b: string) => diceSimilarity(codePoints(a), codePoints(b));
+    expect(dice('night', 'nacht')).toBeCloseTo(0.25);
+    expect(dice('abc', 'abc')).toBe(1);
+    expect(dice('', '')).toBe(1);
+    expect(dice('a', 'b')).toBe(0);
+    expect(dice('a', 'a')).toBe(1);
+    expect(dice('aaaa', 'aa')).toBeCloseTo(0.5);
+    expect(dice('👋🎉', '👋🎉')).toBe(1);
   });
 
   it('passes above the threshold and fails below', async () => {
@@ -63,6 +67,12 @@ describe('fuzzy_match (Sørensen–Dice on bigrams)', () => {
 });
 
 describe('levenshtein', () => {
+  it('splits text into code points like the string iterator, lone surrogates included', () => {
+    for (const text of ['', 'abc', '👋a🎉', 'a\ud800b', '\udc00x', 'x\ud83d']) {
+      expect(Array.from(codePoints(text))).toEqual(Array.from(text).map((c) => c.codePointAt(0)));
+    }
+  });
+
   it('computes distances on code points', () => {
     expect(levenshteinDistance(codePoints('kitten'), codePoints('sitting'))).toBe(3);
     expect(levenshteinDistance(codePoints(''), codePoints('abc'))).toBe(3);
