@@ -39,10 +39,21 @@ function toVerdict(value: z.infer<typeof ReturnSchema>, reference: string): Verd
     : { score: value.score, passed, explanation, details: value.details };
 }
 
+/** Settles with `work`, or rejects when the trial's signal fires (an async function that never settles). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * A user function `(output, task, options, { signal, workspace })` from a TypeScript or
  * JavaScript file. It may return a boolean, a score 0..1, or `{ score, passed?, explanation?, details? }`.
  * A throw or any other return scores 0 with the reason. It gets copies, so it cannot alter the record.
+ * An async function that never settles is stopped by the trial's signal; a synchronous endless loop cannot be.
  */
 export const javascript: EvaluatorDefinition<typeof options> = {
   name: 'javascript',
@@ -59,11 +70,15 @@ export const javascript: EvaluatorDefinition<typeof options> = {
     return evaluatorFrom('javascript', async ({ output, task, signal, workspace }) => {
       let returned: unknown;
       try {
-        returned = await fn(structuredClone(output), structuredClone(task), structuredClone(opts.options), {
-          signal,
-          workspace,
-        });
+        const call = Promise.resolve(
+          fn(structuredClone(output), structuredClone(task), structuredClone(opts.options), {
+            signal,
+            workspace,
+          }),
+        );
+        returned = await untilAborted(call, signal);
       } catch (error) {
+        if (signal.aborted) return cannotJudge(`${opts.module} was stopped: the trial was aborted`);
         return cannotJudge(`${opts.module} threw: ${errorMessage(error)}`);
       }
       const parsed = ReturnSchema.safeParse(returned);

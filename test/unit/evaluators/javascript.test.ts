@@ -77,6 +77,18 @@ describe('javascript', () => {
     }
   });
 
+  it('stops waiting for a function that never settles when the trial is aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('trial timed out')), 50);
+    const r = await judge(
+      'javascript',
+      { module: './checks.ts#neverSettles' },
+      { signal: controller.signal },
+    );
+    expect(r).toMatchObject({ score: 0, passed: false });
+    expect(r.error).toContain('aborted');
+  });
+
   it('cannot alter the trial it judges', async () => {
     const evaluator = await createEvaluator(
       { name: 'javascript', options: { module: './checks.ts#mutates' }, negate: false },
