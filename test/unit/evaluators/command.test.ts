@@ -138,7 +138,7 @@ describe('command', () => {
 
   it('refuses an empty command or an unterminated quote', async () => {
     await expect(judge('command', { command: '   ' })).rejects.toThrow(/empty/);
-    await expect(judge('command', { command: 'echo "oops' })).rejects.toThrow(/unterminated/);
+    await expect(judge('command', { command: 'echo "oops' })).rejects.toThrow(/unbalanced/);
     await expect(judge('command', { command: [] })).rejects.toThrow(/options\.command/);
   });
 
