@@ -11,6 +11,8 @@ export {
   KNOWN_EVAL_CASE_VERSIONS,
   parseEvalCaseV0,
 } from './eval-case-v0.ts';
+export { jsonSchemaFor } from './json-schema.ts';
+export { LINT_RULES, type LintCode, lintFile } from './lint.ts';
 export {
   type FileReport,
   type LoadOptions,

@@ -108,7 +108,9 @@ function invalidUtf8Column(bytes: Buffer): number {
 function jsonErrorReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // V8 quotes the whole line back ("... is not valid JSON"); the line is already located.
-  return message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+  return message
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '')
+    .replace(/ in JSON at position \d+.*$/s, '');
 }
 
 /** V8 reports `at position N` for some errors and nothing for others; scan for the rest. */

@@ -1,4 +1,4 @@
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
@@ -38,6 +38,11 @@ const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec',
   suite: 'suite-v1',
   'task-spec': 'task-spec-v1',
 };
+
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
 
 async function headOf(path: string): Promise<string> {
   const { open } = await import('node:fs/promises');
@@ -119,8 +124,10 @@ async function loadAny(
   const file = resolve(path);
   const display = path;
   const { assertFile } = await import('./read-file.ts');
-  assertFile(file);
-  const relabel = (ds: Diagnostic[]) => ds.map((d) => (d.file === file ? { ...d, file: display } : d));
+  assertFile(path);
+  // The file as the user named it; files it references, relative to the working directory.
+  const relabel = (ds: Diagnostic[]) =>
+    ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
   if (kind === 'eval-case-v0') {
     const r = await loadEvalCases(file, keep);

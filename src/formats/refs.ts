@@ -29,7 +29,7 @@ export function resolveRef(
   }
   const problem =
     isDirectory === undefined
-      ? `ref "${target}" not found (resolved to ${absolute} from ${holder})`
+      ? `ref "${target}" not found (resolved to ${absolute})`
       : want === 'directory' && !isDirectory
         ? `ref "${target}" is a file (resolved to ${absolute}), not a directory`
         : want === 'file' && isDirectory

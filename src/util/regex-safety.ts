@@ -1,4 +1,4 @@
-import { type AstNode, parse } from 'regjsparser';
+import regjsparser, { type AstNode } from 'regjsparser';
 import { translateInlineFlags } from './regex-flags.ts';
 
 /**
@@ -22,7 +22,7 @@ export function analyzeRegex(pattern: string, flags = ''): RegexSafety {
   const t = translateInlineFlags(pattern, flags);
   let root: Node;
   try {
-    root = parse(t.source, t.flags.replace(/[^imsuyv]/g, ''), {
+    root = regjsparser.parse(t.source, t.flags.replace(/[^imsuyv]/g, ''), {
       lookbehind: true,
       namedGroups: true,
       unicodePropertyEscape: true,
