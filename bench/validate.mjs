@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
-const dataset = ['examples/hello-world/datasets/hello-world-v0.jsonl', 'test/fixtures/seeds/hello-world-v0.jsonl']
+const dataset = [
+  'examples/hello-world/datasets/hello-world-v0.jsonl',
+  'test/fixtures/seeds/hello-world-v0.jsonl',
+]
   .map((p) => join(root, p))
   .find((p) => existsSync(p));
 
@@ -43,17 +46,26 @@ async function writeDataset(path, n) {
 }
 
 const bin = join(root, 'bin/harnesseval.js');
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}`);
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}`,
+);
 console.log(`dataset: ${dataset}`);
 const nodeBaseline = time(process.execPath, ['-e', '0']);
 const validate = time(process.execPath, [bin, 'validate', dataset]);
-const npx = time('npx', ['--no-install', 'harnesseval', 'validate', dataset], Math.max(3, Math.min(RUNS, 10)));
+const npx = time(
+  'npx',
+  ['--no-install', 'harnesseval', 'validate', dataset],
+  Math.max(3, Math.min(RUNS, 10)),
+);
 const ratio = validate.median / nodeBaseline.median;
-const f = (r) => `median ${r.median.toFixed(0)} ms (min ${r.min.toFixed(0)}, max ${r.max.toFixed(0)}, ${r.runs} runs)`;
+const f = (r) =>
+  `median ${r.median.toFixed(0)} ms (min ${r.min.toFixed(0)}, max ${r.max.toFixed(0)}, ${r.runs} runs)`;
 console.log(`node -e 0                          ${f(nodeBaseline)}`);
 console.log(`node bin/harnesseval.js validate   ${f(validate)}  = ${ratio.toFixed(2)}x node -e 0`);
 console.log(`npx harnesseval validate           ${f(npx)}`);
-console.log(`target: <= 150 ms and <= 3x node -e 0: ${validate.median <= 150 && ratio <= 3 ? 'met' : 'NOT met'}`);
+console.log(
+  `target: <= 150 ms and <= 3x node -e 0: ${validate.median <= 150 && ratio <= 3 ? 'met' : 'NOT met'}`,
+);
 
 const N = Number(process.env.BENCH_CASES ?? 200_000);
 const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-'));
@@ -64,13 +76,20 @@ try {
   const probe = `const { validateFile } = await import(${JSON.stringify(join(root, 'dist/index.js'))});
 const t0 = performance.now(); const r = await validateFile(${JSON.stringify(big)}); const ms = performance.now() - t0;
 console.log(JSON.stringify({ count: r.count, errors: r.diagnostics.length, ms, maxRssKiB: process.resourceUsage().maxRSS }));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   const m = JSON.parse(r.stdout.trim().split('\n').pop());
   const rate = m.count / (m.ms / 1000);
   const rss = m.maxRssKiB / 1024;
-  console.log(`stream ${N} cases: ${m.count} valid, ${m.errors} errors in ${m.ms.toFixed(0)} ms = ${Math.round(rate)} cases/s, peak RSS ${rss.toFixed(0)} MB`);
-  console.log(`target: >= 100000 cases/s and <= 150 MB: ${rate >= 100_000 && rss <= 150 ? 'met' : 'NOT met'}`);
+  console.log(
+    `stream ${N} cases: ${m.count} valid, ${m.errors} errors in ${m.ms.toFixed(0)} ms = ${Math.round(rate)} cases/s, peak RSS ${rss.toFixed(0)} MB`,
+  );
+  console.log(
+    `target: >= 100000 cases/s and <= 150 MB: ${rate >= 100_000 && rss <= 150 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
