@@ -20,7 +20,7 @@ test('search passes paging options through', () => {
   const page = searchProducts(catalog, '', { page: 2, pageSize: 2 });
   assert.deepEqual(
     page.items.map((p) => p.sku),
-    ['L-2'],
+    ['C-1'],
   );
   assert.equal(page.hasPreviousPage, true);
 });

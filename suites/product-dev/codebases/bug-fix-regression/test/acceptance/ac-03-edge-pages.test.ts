@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { paginate } from '../src/paginate.ts';
+import { paginate } from '../../src/paginate.ts';
 
 test('an empty result is one empty page', () => {
   const page = paginate([], 1, 10);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AuthError } from '../src/errors.ts';
-import type { OAuthProvider } from '../src/oauth.ts';
+import { AuthError } from '../../src/errors.ts';
+import type { OAuthProvider } from '../../src/oauth.ts';
 import { makeAuth } from './support.ts';
 
 const code = (e: unknown) => (e instanceof AuthError ? e.code : String(e));

@@ -1,7 +1,7 @@
-import { AuthService, type AuthServiceOptions } from '../src/auth-service.ts';
-import type { Clock } from '../src/clock.ts';
-import { MemoryMailer } from '../src/mailer.ts';
-import { UserStore } from '../src/user-store.ts';
+import { AuthService, type AuthServiceOptions } from '../../src/auth-service.ts';
+import type { Clock } from '../../src/clock.ts';
+import { MemoryMailer } from '../../src/mailer.ts';
+import { UserStore } from '../../src/user-store.ts';
 
 export class FakeClock implements Clock {
   constructor(public time = Date.UTC(2026, 0, 1)) {}

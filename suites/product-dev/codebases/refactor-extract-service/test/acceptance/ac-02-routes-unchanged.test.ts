@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { handleCreateOrder, handleQuote } from '../src/routes/orders.ts';
-import { calculateQuote } from '../src/services/pricing-service.ts';
-import type { OrderItem, Region } from '../src/types.ts';
+import { handleCreateOrder, handleQuote } from '../../src/routes/orders.ts';
+import { calculateQuote } from '../../src/services/pricing-service.ts';
+import type { OrderItem, Region } from '../../src/types.ts';
 
 const skus = ['MUG-01', 'TEE-02', 'CAP-03', 'BAG-04'];
 const coupons = [undefined, 'SAVE10', 'FLAT5'];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { searchProducts } from '../src/search.ts';
+import { searchProducts } from '../../src/search.ts';
 
 const catalog = [
   ...Array.from({ length: 25 }, (_, i) => ({ sku: `W-${i}`, name: `Widget ${String(i).padStart(2, '0')}` })),

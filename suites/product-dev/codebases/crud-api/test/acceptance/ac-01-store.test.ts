@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ProductStore } from '../src/product-store.ts';
+import { ProductStore } from '../../src/product-store.ts';
 
 test('the store creates, lists, reads, updates and removes products in memory', () => {
   const store = new ProductStore();

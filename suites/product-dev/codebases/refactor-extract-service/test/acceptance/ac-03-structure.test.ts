@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
-const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
+const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 test('the routes import the pricing service and no longer hold pricing rules', async () => {
   const routes = await read('src/routes/orders.ts');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { calculateQuote, PricingError } from '../src/services/pricing-service.ts';
+import { calculateQuote, PricingError } from '../../src/services/pricing-service.ts';
 
 test('calculateQuote prices lines, discounts, shipping and tax', () => {
   assert.deepEqual(calculateQuote([{ sku: 'MUG-01', quantity: 2 }], { region: 'US' }), {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { paginate } from '../src/paginate.ts';
+import { paginate } from '../../src/paginate.ts';
 
 const items = Array.from({ length: 25 }, (_, i) => i + 1);
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { after } from 'node:test';
-import { createHandler } from '../src/app.ts';
-import { ProductStore } from '../src/product-store.ts';
+import { createHandler } from '../../src/app.ts';
+import { ProductStore } from '../../src/product-store.ts';
 
 /** Starts the API on 127.0.0.1 with a random port; closed after the test file. */
 export async function startApi(): Promise<{ url: string; store: ProductStore }> {

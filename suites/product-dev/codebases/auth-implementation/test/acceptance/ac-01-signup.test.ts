@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import { test } from 'node:test';
-import { AuthError } from '../src/errors.ts';
+import { AuthError } from '../../src/errors.ts';
 import { makeAuth } from './support.ts';
 
 test('sign-up stores a normalised e-mail and a salted scrypt hash, never the password', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AuthError } from '../src/errors.ts';
+import { AuthError } from '../../src/errors.ts';
 import { MINUTE, makeAuth } from './support.ts';
 
 const code = (e: unknown) => (e instanceof AuthError ? e.code : String(e));

@@ -1,6 +1,6 @@
 import { parseHTML } from 'linkedom';
-import { renderDashboard } from '../src/dashboard.ts';
-import type { DashboardData, Order } from '../src/types.ts';
+import { renderDashboard } from '../../src/dashboard.ts';
+import type { DashboardData, Order } from '../../src/types.ts';
 
 export const orders: Order[] = [
   { id: 'o1', customer: 'bob', totalCents: 4500, status: 'paid', createdAt: '2026-03-02T09:00:00Z' },
