@@ -11,7 +11,11 @@ export interface SearchOptions {
 }
 
 /** Products whose name contains `query` (case-insensitive), by name, one page at a time. */
-export function searchProducts(catalog: readonly Product[], query: string, options: SearchOptions = {}): Page<Product> {
+export function searchProducts(
+  catalog: readonly Product[],
+  query: string,
+  options: SearchOptions = {},
+): Page<Product> {
   const needle = query.trim().toLowerCase();
   const matches = catalog
     .filter((product) => product.name.toLowerCase().includes(needle))

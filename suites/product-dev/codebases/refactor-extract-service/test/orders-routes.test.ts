@@ -38,15 +38,24 @@ test('bad requests, unknown SKUs and coupons are 400', () => {
     status: 400,
     body: { error: 'items must be a non-empty array' },
   });
-  assert.deepEqual(handleQuote({ items: [{ sku: 'X', quantity: 1 }], region: 'US' }).body, { error: 'unknown sku: X' });
-  assert.deepEqual(handleQuote({ items: [{ sku: 'MUG-01', quantity: 1 }], region: 'US', coupon: 'FREE' }).body, {
-    error: 'unknown coupon: FREE',
+  assert.deepEqual(handleQuote({ items: [{ sku: 'X', quantity: 1 }], region: 'US' }).body, {
+    error: 'unknown sku: X',
   });
+  assert.deepEqual(
+    handleQuote({ items: [{ sku: 'MUG-01', quantity: 1 }], region: 'US', coupon: 'FREE' }).body,
+    {
+      error: 'unknown coupon: FREE',
+    },
+  );
   assert.equal(handleQuote({ items: [{ sku: 'MUG-01', quantity: 1 }], region: 'MARS' }).status, 400);
 });
 
 test('placing an order stores the quoted totals', () => {
-  const created = handleCreateOrder({ items: [{ sku: 'BAG-04', quantity: 1 }], region: 'US', coupon: 'FLAT5' });
+  const created = handleCreateOrder({
+    items: [{ sku: 'BAG-04', quantity: 1 }],
+    region: 'US',
+    coupon: 'FLAT5',
+  });
   assert.equal(created.status, 201);
   const order = created.body as { id: string; totalCents: number; status: string };
   assert.equal(order.status, 'placed');

@@ -60,7 +60,8 @@ export class AuthService {
 
   async signUp(email: string, password: string): Promise<User> {
     const normalised = email.trim().toLowerCase();
-    if (!EMAIL_PATTERN.test(normalised)) throw new AuthError('invalid_email', `not an e-mail address: ${email}`);
+    if (!EMAIL_PATTERN.test(normalised))
+      throw new AuthError('invalid_email', `not an e-mail address: ${email}`);
     checkPassword(password);
     if (this.users.findByEmail(normalised)) throw new AuthError('email_taken');
     return this.users.create({ email: normalised, passwordHash: await hashPassword(password), oauth: [] });
@@ -93,7 +94,10 @@ export class AuthService {
     const user = this.users.findByEmail(email);
     if (!user) return;
     const token = randomToken();
-    this.#resetTokens.set(digest(token), { userId: user.id, expiresAt: this.clock.now() + this.#resetTokenTtlMs });
+    this.#resetTokens.set(digest(token), {
+      userId: user.id,
+      expiresAt: this.clock.now() + this.#resetTokenTtlMs,
+    });
     this.mailer.send({
       to: user.email,
       subject: 'Reset your password',
@@ -151,7 +155,11 @@ export class AuthService {
   }
 
   #startSession(userId: string): Session {
-    const session: Session = { id: randomToken(), userId, expiresAt: this.clock.now() + this.#sessionTimeoutMs };
+    const session: Session = {
+      id: randomToken(),
+      userId,
+      expiresAt: this.clock.now() + this.#sessionTimeoutMs,
+    };
     this.#sessions.set(session.id, session);
     return { ...session };
   }

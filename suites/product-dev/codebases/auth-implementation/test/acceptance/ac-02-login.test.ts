@@ -20,7 +20,16 @@ test('wrong password, unknown e-mail and password-less accounts all fail the sam
   const { auth, users } = makeAuth();
   await auth.signUp('ada@example.com', 'correct horse');
   users.create({ email: 'oauth@example.com', oauth: [{ provider: 'github', subject: '7' }] });
-  await assert.rejects(auth.logIn('ada@example.com', 'wrong horse'), (e) => code(e) === 'invalid_credentials');
-  await assert.rejects(auth.logIn('nobody@example.com', 'correct horse'), (e) => code(e) === 'invalid_credentials');
-  await assert.rejects(auth.logIn('oauth@example.com', 'anything at all'), (e) => code(e) === 'invalid_credentials');
+  await assert.rejects(
+    auth.logIn('ada@example.com', 'wrong horse'),
+    (e) => code(e) === 'invalid_credentials',
+  );
+  await assert.rejects(
+    auth.logIn('nobody@example.com', 'correct horse'),
+    (e) => code(e) === 'invalid_credentials',
+  );
+  await assert.rejects(
+    auth.logIn('oauth@example.com', 'anything at all'),
+    (e) => code(e) === 'invalid_credentials',
+  );
 });

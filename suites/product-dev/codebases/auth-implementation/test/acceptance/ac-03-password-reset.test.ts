@@ -24,7 +24,10 @@ test('a reset e-mail carries a single-use token that replaces the password and e
 
   await assert.rejects(auth.resetPassword(token, 'short'), (e) => code(e) === 'weak_password');
   await auth.resetPassword(token, 'battery staple');
-  await assert.rejects(auth.logIn('ada@example.com', 'correct horse'), (e) => code(e) === 'invalid_credentials');
+  await assert.rejects(
+    auth.logIn('ada@example.com', 'correct horse'),
+    (e) => code(e) === 'invalid_credentials',
+  );
   assert.ok(await auth.logIn('ada@example.com', 'battery staple'));
   assert.equal(auth.getSession(session.id), undefined, 'old sessions end on reset');
   await assert.rejects(auth.resetPassword(token, 'yet another one'), (e) => code(e) === 'invalid_token');

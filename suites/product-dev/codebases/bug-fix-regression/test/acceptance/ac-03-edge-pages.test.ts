@@ -22,5 +22,12 @@ test('a page past the end is empty and has no next page; exact multiples are unc
   assert.deepEqual(beyond.items, []);
   assert.equal(beyond.totalPages, 3);
   assert.equal(beyond.hasNextPage, false);
-  assert.equal(paginate(Array.from({ length: 30 }, (_, i) => i), 3, 10).totalPages, 3);
+  assert.equal(
+    paginate(
+      Array.from({ length: 30 }, (_, i) => i),
+      3,
+      10,
+    ).totalPages,
+    3,
+  );
 });

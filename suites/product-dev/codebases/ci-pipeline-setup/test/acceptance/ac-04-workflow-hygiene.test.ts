@@ -14,10 +14,14 @@ test('the workflow token is read-only, jobs time out and actions are pinned', ()
       assert.ok(access === 'read' || access === 'none', `${scope}: ${String(access)} is more than read`);
     }
     const timeout = job['timeout-minutes'];
-    assert.ok(typeof timeout === 'number' && timeout > 0 && timeout <= 30, `timeout-minutes: ${String(timeout)}`);
+    assert.ok(
+      typeof timeout === 'number' && timeout > 0 && timeout <= 30,
+      `timeout-minutes: ${String(timeout)}`,
+    );
     for (const step of steps(job)) {
       if (typeof step.uses === 'string') assert.match(step.uses, /^[\w.-]+\/[\w.-]+@[\w.-]+$/, step.uses);
-      if (typeof step.run === 'string') assert.doesNotMatch(step.run, /\bnpm (install|i)\b/, 'CI installs with npm ci');
+      if (typeof step.run === 'string')
+        assert.doesNotMatch(step.run, /\bnpm (install|i)\b/, 'CI installs with npm ci');
     }
   }
 });

@@ -12,7 +12,12 @@ test('the store creates, lists, reads, updates and removes products in memory', 
     store.list().map((p) => p.name),
     ['Lamp', 'Desk'],
   );
-  assert.deepEqual(store.update('2', { inStock: true }), { id: '2', name: 'Desk', priceCents: 12000, inStock: true });
+  assert.deepEqual(store.update('2', { inStock: true }), {
+    id: '2',
+    name: 'Desk',
+    priceCents: 12000,
+    inStock: true,
+  });
   assert.equal(store.update('9', { inStock: true }), undefined);
   assert.equal(store.remove('1'), true);
   assert.equal(store.remove('1'), false);

@@ -14,19 +14,32 @@ test('invalid bodies are rejected with 400 and one detail per bad field', async 
   const { url, store } = await startApi();
   const products = `${url}/products`;
   assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', {})), ['name', 'priceCents']);
-  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: '   ', priceCents: 10 })), ['name']);
-  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: 'x'.repeat(101), priceCents: 1 })), ['name']);
-  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: 'Lamp', priceCents: 9.5 })), ['priceCents']);
-  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: 'Lamp', priceCents: -1 })), ['priceCents']);
+  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: '   ', priceCents: 10 })), [
+    'name',
+  ]);
   assert.deepEqual(
-    await fieldsOf(await sendJson(products, 'POST', { name: 'Lamp', priceCents: 1, inStock: 'yes', id: '7' })),
+    await fieldsOf(await sendJson(products, 'POST', { name: 'x'.repeat(101), priceCents: 1 })),
+    ['name'],
+  );
+  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: 'Lamp', priceCents: 9.5 })), [
+    'priceCents',
+  ]);
+  assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', { name: 'Lamp', priceCents: -1 })), [
+    'priceCents',
+  ]);
+  assert.deepEqual(
+    await fieldsOf(
+      await sendJson(products, 'POST', { name: 'Lamp', priceCents: 1, inStock: 'yes', id: '7' }),
+    ),
     ['id', 'inStock'],
   );
   assert.deepEqual(await fieldsOf(await sendJson(products, 'POST', [1, 2])), ['']);
   assert.equal(store.list().length, 0, 'nothing invalid is stored');
 
   await sendJson(products, 'POST', { name: 'Lamp', priceCents: 2500 });
-  assert.deepEqual(await fieldsOf(await sendJson(`${products}/1`, 'PATCH', { priceCents: '12' })), ['priceCents']);
+  assert.deepEqual(await fieldsOf(await sendJson(`${products}/1`, 'PATCH', { priceCents: '12' })), [
+    'priceCents',
+  ]);
   assert.equal(store.get('1')?.priceCents, 2500);
 });
 

@@ -6,7 +6,10 @@ test('the table lists every order newest first with formatted cells', () => {
   const { root } = render();
   const headers = [...root.querySelectorAll('table.orders thead th')];
   assert.deepEqual(
-    headers.map((th) => [th.getAttribute('data-sort-key'), th.querySelector('button[type="button"]')?.textContent]),
+    headers.map((th) => [
+      th.getAttribute('data-sort-key'),
+      th.querySelector('button[type="button"]')?.textContent,
+    ]),
     [
       ['customer', 'Customer'],
       ['total', 'Total'],

@@ -10,7 +10,9 @@ export const orders: Order[] = [
 ];
 
 export function render(data: Partial<DashboardData> = {}) {
-  const { document, window } = parseHTML('<!doctype html><html><body><main id="app"><p>old</p></main></body></html>');
+  const { document, window } = parseHTML(
+    '<!doctype html><html><body><main id="app"><p>old</p></main></body></html>',
+  );
   const root = document.querySelector('#app');
   if (!root) throw new Error('no #app');
   renderDashboard(root, { title: 'Orders', orders, ...data });
@@ -23,6 +25,7 @@ export function rowIds(root: Element): (string | null)[] {
 
 export function click(root: Element, key: string): void {
   const button = root.querySelector(`th[data-sort-key="${key}"] button`);
-  if (!(button && 'click' in button && typeof button.click === 'function')) throw new Error(`no button for ${key}`);
+  if (!(button && 'click' in button && typeof button.click === 'function'))
+    throw new Error(`no button for ${key}`);
   button.click();
 }

@@ -27,9 +27,12 @@ test('calculateQuote prices lines, discounts, shipping and tax', () => {
 });
 
 test('unknown SKUs and coupons throw PricingError with the route messages', () => {
-  assert.throws(() => calculateQuote([{ sku: 'NOPE', quantity: 1 }], { region: 'US' }), (error: unknown) => {
-    return error instanceof PricingError && error instanceof Error && error.message === 'unknown sku: NOPE';
-  });
+  assert.throws(
+    () => calculateQuote([{ sku: 'NOPE', quantity: 1 }], { region: 'US' }),
+    (error: unknown) => {
+      return error instanceof PricingError && error instanceof Error && error.message === 'unknown sku: NOPE';
+    },
+  );
   assert.throws(
     () => calculateQuote([{ sku: 'MUG-01', quantity: 1 }], { region: 'US', coupon: 'FREE' }),
     (error: unknown) => error instanceof PricingError && error.message === 'unknown coupon: FREE',

@@ -12,18 +12,24 @@ test('quote and order routes return exactly what the pricing service computes', 
   for (const region of ['US', 'EU'] satisfies Region[]) {
     for (const coupon of coupons) {
       for (let n = 1; n <= 12; n += 1) {
-        const items: OrderItem[] = [{ sku: skus[n % 4] ?? 'MUG-01', quantity: n }, { sku: skus[(n + 1) % 4] ?? 'MUG-01', quantity: 1 }];
+        const items: OrderItem[] = [
+          { sku: skus[n % 4] ?? 'MUG-01', quantity: n },
+          { sku: skus[(n + 1) % 4] ?? 'MUG-01', quantity: 1 },
+        ];
         const request = coupon === undefined ? { items, region } : { items, region, coupon };
         const expected = calculateQuote(items, coupon === undefined ? { region } : { region, coupon });
         assert.deepEqual(handleQuote(request), { status: 200, body: expected });
         const created = handleCreateOrder(request);
         assert.equal(created.status, 201);
-        assert.deepEqual({ ...(created.body as object), id: undefined, region: undefined, status: undefined }, {
-          ...expected,
-          id: undefined,
-          region: undefined,
-          status: undefined,
-        });
+        assert.deepEqual(
+          { ...(created.body as object), id: undefined, region: undefined, status: undefined },
+          {
+            ...expected,
+            id: undefined,
+            region: undefined,
+            status: undefined,
+          },
+        );
         checked += 1;
       }
     }

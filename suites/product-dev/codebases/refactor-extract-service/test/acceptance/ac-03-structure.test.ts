@@ -6,9 +6,20 @@ const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url
 
 test('the routes import the pricing service and no longer hold pricing rules', async () => {
   const routes = await read('src/routes/orders.ts');
-  assert.match(routes, /import\s*\{[^}]*\bcalculateQuote\b[^}]*\}\s*from\s*['"]\.\.\/services\/pricing-service(\.ts|\.js)?['"]/);
+  assert.match(
+    routes,
+    /import\s*\{[^}]*\bcalculateQuote\b[^}]*\}\s*from\s*['"]\.\.\/services\/pricing-service(\.ts|\.js)?['"]/,
+  );
   assert.match(routes, /\bPricingError\b/);
-  for (const leftover of ['TAX_RATES', 'COUPONS', 'BULK_', 'SHIPPING', 'CATALOG', 'Math.round', 'unitCents']) {
+  for (const leftover of [
+    'TAX_RATES',
+    'COUPONS',
+    'BULK_',
+    'SHIPPING',
+    'CATALOG',
+    'Math.round',
+    'unitCents',
+  ]) {
     assert.ok(!routes.includes(leftover), `src/routes/orders.ts still contains ${leftover}`);
   }
 });

@@ -1,4 +1,4 @@
-import { calculateQuote, type PricingOptions, PricingError } from '../services/pricing-service.ts';
+import { calculateQuote, PricingError, type PricingOptions } from '../services/pricing-service.ts';
 import type { OrderItem, Quote, Region, RouteResult } from '../types.ts';
 
 interface StoredOrder extends Quote {
@@ -35,7 +35,10 @@ function parseRequest(body: unknown): OrderRequest | string {
 }
 
 /** Validates the request, prices it, and turns pricing failures into 400s. */
-function withQuote(body: unknown, onQuote: (quote: Quote, request: OrderRequest) => RouteResult): RouteResult {
+function withQuote(
+  body: unknown,
+  onQuote: (quote: Quote, request: OrderRequest) => RouteResult,
+): RouteResult {
   const request = parseRequest(body);
   if (typeof request === 'string') return { status: 400, body: { error: request } };
   try {
@@ -52,7 +55,12 @@ export function handleQuote(body: unknown): RouteResult {
 
 export function handleCreateOrder(body: unknown): RouteResult {
   return withQuote(body, (quote, request) => {
-    const order: StoredOrder = { id: String(orders.size + 1), region: request.region, status: 'placed', ...quote };
+    const order: StoredOrder = {
+      id: String(orders.size + 1),
+      region: request.region,
+      status: 'placed',
+      ...quote,
+    };
     orders.set(order.id, order);
     return { status: 201, body: order };
   });
