@@ -133,8 +133,10 @@ beforeAll(async () => {
   }
   for (const { spec, starterDir } of prepared) {
     // The starter's own tests (outside test/acceptance/) describe today's behaviour and must pass.
-    const own = (await readdir(join(starterDir, 'test'))).filter((name) => name.endsWith('.test.ts'));
-    const ownArgv = ['node', '--import', 'tsx', '--test', ...own.map((name) => `test/${name}`)];
+    const own = (await readdir(join(starterDir, 'test'), { recursive: true })).filter(
+      (name) => name.endsWith('.test.ts') && !name.startsWith('acceptance'),
+    );
+    const ownArgv = ['node', '--import', 'tsx', '--test', ...own.sort().map((name) => `test/${name}`)];
     existingTests.set(
       spec.id,
       own.length === 0 ? Promise.resolve({ code: 0, output: '' }) : limit(() => run(ownArgv, starterDir)),
