@@ -51,8 +51,21 @@ export const EvalCaseV0Schema = z
 export type EvalCaseV0 = DeepReadonly<z.infer<typeof EvalCaseV0Schema>>;
 export type EvalCaseV0Input = z.input<typeof EvalCaseV0Schema>;
 
+// Datasets repeat the same patterns and paths many times; remember recent verdicts (bounded).
+const verdicts = new Map<string, string | undefined>();
+const MAX_VERDICTS = 1024;
+
 /** Why a regex or JSONPath expected output cannot be used, or undefined when it can. */
 export function expectedOutputProblem(type: 'regex' | 'jsonpath', expected: string): string | undefined {
+  const key = `${type}\u0000${expected}`;
+  if (verdicts.has(key)) return verdicts.get(key);
+  const verdict = checkExpectedOutput(type, expected);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): string | undefined {
   if (type === 'regex') {
     try {
       compileUserRegex(expected);

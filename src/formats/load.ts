@@ -7,11 +7,11 @@ import type { Suite, SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import type { FileResult } from './benchmark.ts';
 import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
-import { streamEvalCases } from './eval-case-stream.ts';
+import { streamEvalCaseBatches } from './eval-case-stream.ts';
 import { evalCaseToTask } from './eval-case-v0.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
 import { newSha256 } from './jsonl.ts';
-import { combinedHash, fileHash, readDocument } from './read-file.ts';
+import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
   /** Skip detection and read the file as this kind. */
@@ -66,28 +66,32 @@ async function loadEvalCases(
   const ids = new Map<string, number>();
   const hash = newSha256();
   let count = 0;
-  for await (const record of streamEvalCases(file, hash)) {
-    if ('diagnostics' in record) {
-      diagnostics.push(...record.diagnostics);
-      if (diagnostics.length > MAX_DIAGNOSTICS) break;
-      continue;
+  for await (const batch of streamEvalCaseBatches(file, hash)) {
+    for (const record of batch) {
+      if ('diagnostics' in record) {
+        diagnostics.push(...record.diagnostics);
+        continue;
+      }
+      count++;
+      // Duplicate ids only matter to a loaded suite; validation keeps memory flat (lint checks them).
+      if (!keep) continue;
+      const first = ids.get(record.value.case_id);
+      if (first !== undefined) {
+        diagnostics.push(
+          located(
+            file,
+            { line: record.line, col: 1 },
+            ['case_id'],
+            `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
+            'unique case ids',
+          ),
+        );
+        continue;
+      }
+      ids.set(record.value.case_id, record.line);
+      tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
     }
-    const first = ids.get(record.value.case_id);
-    if (first !== undefined) {
-      diagnostics.push(
-        located(
-          file,
-          { line: record.line, col: 1 },
-          ['case_id'],
-          `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
-          'unique case ids',
-        ),
-      );
-      continue;
-    }
-    ids.set(record.value.case_id, record.line);
-    count++;
-    if (keep) tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
   }
   if (count === 0 && diagnostics.length === 0)
     diagnostics.push(
@@ -123,7 +127,6 @@ async function loadAny(
 ): Promise<{ kind: FileKind | undefined; count: number; diagnostics: Diagnostic[]; loaded?: Loaded }> {
   const file = resolve(path);
   const display = path;
-  const { assertFile } = await import('./read-file.ts');
   assertFile(path);
   // The file as the user named it; files it references, relative to the working directory.
   const relabel = (ds: Diagnostic[]) =>
