@@ -111,6 +111,20 @@ export function keyColumn(text: string | undefined, path: FieldPath): number {
 
 /** Validates one parsed JSON record; the value is deep-frozen. */
 export function parseEvalCaseV0(value: unknown, where: RecordLocation): CaseResult {
+  const result = validateRecord(value, where);
+  return result.ok ? { ok: true, value: deepFreeze(result.value) } : result;
+}
+
+/** Only the verdict, for validation that throws the value away (no copy is frozen). */
+export function checkEvalCaseV0(value: unknown, where: RecordLocation): readonly Diagnostic[] {
+  const result = validateRecord(value, where);
+  return result.ok ? [] : result.diagnostics;
+}
+
+function validateRecord(
+  value: unknown,
+  where: RecordLocation,
+): { ok: true; value: z.infer<typeof EvalCaseV0Schema> } | { ok: false; diagnostics: readonly Diagnostic[] } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     return {
@@ -121,7 +135,7 @@ export function parseEvalCaseV0(value: unknown, where: RecordLocation): CaseResu
     };
   }
   const result = EvalCaseV0Schema.safeParse(value, { reportInput: true });
-  if (result.success) return { ok: true, value: deepFreeze(result.data) };
+  if (result.success) return { ok: true, value: result.data };
   const locate: Locate = (path) => ({ line: where.line, col: keyColumn(where.text, path) });
   return { ok: false, diagnostics: issuesToDiagnostics(result.error.issues, where.file, locate) };
 }

@@ -8,9 +8,9 @@ import type { Task } from '../core/task.ts';
 import type { FileResult } from './benchmark.ts';
 import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
 import { streamEvalCaseBatches } from './eval-case-stream.ts';
-import { evalCaseToTask } from './eval-case-v0.ts';
+import { checkEvalCaseV0, evalCaseToTask } from './eval-case-v0.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
-import { newSha256 } from './jsonl.ts';
+import { newSha256, readJsonlBatches } from './jsonl.ts';
 import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
@@ -57,6 +57,32 @@ async function headOf(path: string): Promise<string> {
 }
 
 /** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
+/** Validation only: each record is checked and dropped, so memory stays flat. */
+async function checkEvalCases(
+  file: string,
+): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
+  assertFile(file);
+  const diagnostics: Diagnostic[] = [];
+  let count = 0;
+  for await (const batch of readJsonlBatches(file)) {
+    for (const record of batch) {
+      if (record.kind === 'error') {
+        diagnostics.push(record.diagnostic);
+        continue;
+      }
+      const problems = checkEvalCaseV0(record.value, { file, line: record.line, text: record.text });
+      if (problems.length === 0) count++;
+      else diagnostics.push(...problems);
+    }
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
+  }
+  if (count === 0 && diagnostics.length === 0)
+    diagnostics.push(
+      located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
+    );
+  return { count, diagnostics };
+}
+
 async function loadEvalCases(
   file: string,
   keep: boolean,
@@ -133,7 +159,7 @@ async function loadAny(
     ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
   if (kind === 'eval-case-v0') {
-    const r = await loadEvalCases(file, keep);
+    const r = keep ? await loadEvalCases(file, true) : await checkEvalCases(file);
     const suite =
       r.suite === undefined
         ? undefined
