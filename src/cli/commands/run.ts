@@ -157,6 +157,8 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
   }
 
+  const { reportRedactor } = await import('../redact-report.ts');
+  const redactor = reportRedactor(io.env);
   const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
   const interrupt = new AbortController();
   let signals = 0;
@@ -210,15 +212,18 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
           case 'run_start':
             experimentId = event.experiment.id;
             for (const { reporter, destination } of fileReporters)
-              await reporter.onRunStart?.(event.experiment, { destination });
+              await reporter.onRunStart?.(redactor.experiment(event.experiment), { destination });
             break;
           case 'trial_end':
-            for (const { reporter } of fileReporters) await reporter.onTrialEnd?.(event.record);
+            for (const { reporter } of fileReporters)
+              if (reporter.onTrialEnd !== undefined) await reporter.onTrialEnd(redactor.record(event.record));
             progress?.update(event.progress);
             break;
           case 'run_end':
             progress?.finish();
-            for (const { reporter } of fileReporters) await reporter.onRunEnd?.(event.experiment);
+            for (const { reporter } of fileReporters)
+              if (reporter.onRunEnd !== undefined)
+                await reporter.onRunEnd(redactor.experiment(event.experiment));
             break;
           default:
             break;
@@ -238,6 +243,8 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     await store?.close();
   }
 
+  // Reports show what the store keeps: secrets scrubbed.
+  experiment = redactor.experiment(experiment);
   const color = useColor(io);
   const width = io.stdout.columns ?? 100;
   for (const reporter of stdoutReporters)
