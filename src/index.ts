@@ -28,6 +28,8 @@ export {
   validateFile,
 } from './formats/index.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
+export type { RunnerEvent, RunnerListener, RunProgress } from './runner/events.ts';
+export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
 export type {
   ExperimentFilter,
   ExperimentPatch,

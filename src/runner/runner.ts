@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
@@ -11,7 +12,7 @@ import {
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import type { CompleteText } from '../scoring/judge.ts';
@@ -21,6 +22,7 @@ import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
+import { TrialDeadlines } from './deadline.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
@@ -101,14 +103,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   };
   for (const r of done) count(progress, r);
 
-  const hard = new AbortController();
+  const deadlines = new TrialDeadlines();
   let stopping = options.signal?.aborted ?? false;
   let graceTimer: NodeJS.Timeout | undefined;
   let inFlight = 0;
   const onInterrupt = () => {
     stopping = true;
     void emit({ type: 'interrupting', inFlight });
-    graceTimer = setTimeout(() => hard.abort(new Error('interrupted')), options.graceMs ?? 5000);
+    graceTimer = setTimeout(() => deadlines.abortAll(new Error('interrupted')), options.graceMs ?? 5000);
   };
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
 
@@ -136,13 +138,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const runTrial = async (trial: Trial): Promise<RunRecord | undefined> => {
     const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
-    const signal = AbortSignal.any([hard.signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
     const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
     const telemetry = inProcess
       ? undefined
       : TrialTelemetry.create(trial.key, traceFileOption, harnessBaseDir);
     const timestamp = new Date().toISOString();
     const t0 = performance.now();
+    const deadline = deadlines.start(timeoutSeconds * 1000);
+    const { signal } = deadline;
     try {
       const ctx: TrialContext = {
         task: trial.task,
@@ -169,7 +172,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
             error: out.error ?? '',
           }),
       });
-      if (hard.signal.aborted) return undefined;
+      if (deadlines.aborted) return undefined;
       const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
       const attempts = attempt.attempts;
       const judged = await checks.check(trial.task, output, {
@@ -191,6 +194,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
       });
     } finally {
+      deadline.dispose();
       await workspace?.dispose(options.keepWorkspaces === true);
     }
   };
@@ -344,6 +348,38 @@ interface AssembleInput {
   readonly keptWorkspace: string | undefined;
 }
 
+function harnessSummary(harness: HarnessConfig) {
+  return {
+    name: harness.name,
+    version: harness.version,
+    agents: harness.agents,
+    ...(harness.model === undefined ? {} : { model: harness.model }),
+    ...(harness.trust_tier === undefined ? {} : { trust_tier: harness.trust_tier }),
+  };
+}
+
+/** The record's harness summary, validated once per harness rather than once per trial. */
+const runHarnesses = new WeakMap<HarnessConfig, RunRecord['harness_config']>();
+function runHarness(harness: HarnessConfig): RunRecord['harness_config'] {
+  let summary = runHarnesses.get(harness);
+  if (summary === undefined) {
+    summary = RunHarnessSchema.parse(harnessSummary(harness));
+    runHarnesses.set(harness, summary);
+  }
+  return summary;
+}
+
+/**
+ * The record schema as the runner checks each trial: what the harness and the evaluators produced
+ * is validated; the harness summary (validated once by `runHarness`) and the process metrics
+ * (computed by `processMetrics`, typed) are taken as they are. Parsing those two was half the
+ * runner's per-trial CPU time.
+ */
+const AssembledRecordSchema = RunRecordSchema.extend({
+  harness_config: z.custom<RunRecord['harness_config']>(() => true),
+  metrics: z.custom<RunRecord['metrics']>(() => true),
+});
+
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
   const { output, judged } = input;
@@ -372,13 +408,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     task_id: input.trial.task.id,
     epoch: input.trial.epoch,
     attempts: input.attempts,
-    harness_config: {
-      name: input.harness.name,
-      version: input.harness.version,
-      agents: input.harness.agents,
-      ...(input.harness.model === undefined ? {} : { model: input.harness.model }),
-      ...(input.harness.trust_tier === undefined ? {} : { trust_tier: input.harness.trust_tier }),
-    },
+    harness_config: harnessSummary(input.harness),
     timestamp: input.timestamp,
     duration_seconds: input.duration,
     cost_usd: cost,
@@ -393,7 +423,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };
-  const parsed = RunRecordSchema.safeParse(draft);
+  const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
   if (parsed.success) return parsed.data;
   return RunRecordSchema.parse({
     ...draft,
