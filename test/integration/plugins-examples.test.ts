@@ -7,9 +7,10 @@ import { toolCallsMetric } from '../../examples/plugins/tool-calls-metric.ts';
 import { renderTsv, tsvReporterEntry } from '../../examples/plugins/tsv-reporter.ts';
 import { wordLimit } from '../../examples/plugins/word-limit-evaluator.ts';
 import { registerAdapter, unregisterAdapter } from '../../src/adapters/index.ts';
+import { AgentOutputSchema } from '../../src/core/agent-output.ts';
 import type { Experiment } from '../../src/core/experiment.ts';
 import type { Suite } from '../../src/core/suite.ts';
-import { registerEvaluator } from '../../src/evaluators/index.ts';
+import { createEvaluator, registerEvaluator } from '../../src/evaluators/index.ts';
 import { loadSuite, validateFile } from '../../src/formats/index.ts';
 import { MetricRegistry, registerMetric } from '../../src/metrics/index.ts';
 import { getReporter, registerReporter, reporterForFile } from '../../src/reporters/index.ts';
@@ -35,6 +36,55 @@ function record(experiment: Experiment, id: string) {
   if (found === undefined) throw new Error(`no record for ${id}`);
   return found;
 }
+
+describe('the word_limit evaluator (the tests every evaluator needs)', () => {
+  const task = {
+    id: 't',
+    input: 'x',
+    criteria: [],
+    evaluators: [],
+    tags: [],
+    weight: 1,
+    files: {},
+    metadata: {},
+  };
+  const env = { baseDir: '.', env: {} };
+  const judge = async (output: unknown, options: Record<string, unknown>, negate = false) => {
+    const evaluator = await createEvaluator({ name: 'word_limit', options, negate }, env);
+    return evaluator.evaluate({
+      task,
+      output: AgentOutputSchema.parse(output),
+      signal: new AbortController().signal,
+    });
+  };
+
+  it('passes within the limit and fails over it', async () => {
+    expect(await judge({ output: 'one two' }, { max_words: 2 })).toMatchObject({ passed: true, score: 1 });
+    expect(await judge({ output: 'one two three' }, { max_words: 2 })).toMatchObject({
+      passed: false,
+      score: 0,
+    });
+  });
+
+  it('an errored output scores 0 and says why, even negated', async () => {
+    const result = await judge({ output: null, error: 'boom', error_kind: 'agent' }, { max_words: 2 }, true);
+    expect(result).toMatchObject({ passed: false, score: 0 });
+    expect(result.explanation).toContain('boom');
+  });
+
+  it('edge cases: empty output passes, negate flips', async () => {
+    expect(await judge({ output: '   ' }, { max_words: 1 })).toMatchObject({
+      passed: true,
+      details: { words: 0 },
+    });
+    expect(await judge({ output: 'a b' }, { max_words: 1 }, true)).toMatchObject({ passed: true, score: 1 });
+  });
+
+  it('bad options are a configuration error naming the option', async () => {
+    await expect(judge({ output: 'a' }, { max_words: 0 })).rejects.toThrow(/options\.max_words/);
+    await expect(judge({ output: 'a' }, { max_word: 3 })).rejects.toThrow(/word_limit/);
+  });
+});
 
 describe('examples/plugins', () => {
   it('the benchmark (function adapter + javascript evaluator) validates', async () => {
