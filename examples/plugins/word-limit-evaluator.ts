@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { outputText } from '../../src/core/agent-output.ts';
-import { binary, type EvaluatorDefinition } from '../../src/evaluators/index.ts';
+import { binary, type EvaluatorDefinition, toResult } from '../../src/evaluators/index.ts';
 
 const options = z.object({ max_words: z.number().int().positive() }).strict();
 
@@ -20,10 +20,11 @@ export const wordLimit: EvaluatorDefinition<typeof options> = {
         const words = outputText(output)
           .split(/\s+/)
           .filter((w) => w !== '').length;
-        const verdict = binary(words <= opts.max_words, `${words} words (limit ${opts.max_words})`, {
-          words,
-        });
-        return { evaluator: 'word_limit', ...verdict, details: verdict.details ?? {}, negated: false };
+        // toResult builds a schema-valid EvaluationResult (score clamped to 0..1).
+        return toResult(
+          'word_limit',
+          binary(words <= opts.max_words, `${words} words (limit ${opts.max_words})`, { words }),
+        );
       },
     };
   },
