@@ -59,6 +59,8 @@ export interface RunExperimentOptions {
 }
 
 const IN_PROCESS_ADAPTERS = new Set(['function', 'generic', 'in-process']);
+/** Built-ins that never pass the trial's environment on: an events file for them stays empty. */
+const NO_TRIAL_ENV_ADAPTERS = new Set(['http', 'mcp']);
 
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
@@ -90,6 +92,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
   const traceFile = options.harness.options['trace_file'];
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
+  // Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
+  const reportsThroughFiles =
+    !inProcess && (traceFileOption !== undefined || !NO_TRIAL_ENV_ADAPTERS.has(options.harness.adapter));
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());
@@ -140,7 +145,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const runTrial = async (trial: Trial): Promise<RunRecord | undefined> => {
     const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
     const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
-    const telemetry = inProcess
+    const telemetry = !reportsThroughFiles
       ? undefined
       : TrialTelemetry.create(trial.key, traceFileOption, harnessBaseDir);
     const timestamp = new Date().toISOString();
@@ -156,6 +161,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         env: {
           HARNESSEVAL_TRIAL: trial.key,
           HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
+          // Where a subprocess harness reports its events (and OTLP spans): collected after the trial.
+          ...telemetry?.env(),
         },
         ...(workspace === undefined ? {} : { workspace: workspace.path }),
       };

@@ -371,6 +371,20 @@ describe('harnesseval run: misbehaving agents', () => {
   });
 });
 
+describe('harnesseval run: subprocess telemetry', () => {
+  it('gives a cli harness HARNESSEVAL_EVENTS and merges what it reports into the record', async () => {
+    const r = await cli(['run', fixture('reporting-cli.yaml'), '--no-store', '--reporter', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const [record] = parseExperiment(r.stdout).records;
+    expect(record?.outcome).toBe('pass');
+    expect(record?.trace.agent_calls).toEqual([
+      expect.objectContaining({ role: 'writer', model: 'tiny-model', tokens_in: 120, tokens_out: 30 }),
+    ]);
+    expect(record?.output.tool_calls.map((c) => c.tool_name)).toEqual(['lookup']);
+    expect(record?.cost_usd).toBeCloseTo(0.002);
+  });
+});
+
 describe('harnesseval run: secrets', () => {
   const SECRET = 'sk-live-0123456789abcdefSECRET';
   let server: Server;
