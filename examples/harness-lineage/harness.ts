@@ -16,7 +16,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import type { Task } from '../../src/core/task.ts';
 import type { Harness, HarnessContext } from '../../src/instrument/harness.ts';
-import { poisson, prng, type Random } from './prng.ts';
+import { poissonQuantile, prng, type Random } from './prng.ts';
 
 /** A version's behaviour. Means are per task; probabilities are per event. */
 export const LineageRatesSchema = z
@@ -117,6 +117,31 @@ class SimulatedRun {
 }
 
 /**
+ * Every decision of a run is one uniform draw, taken in a fixed order from `ctx.seed` before any
+ * work: a version fires an event when its draw falls under the version's rate. Two versions run
+ * with the same seed therefore share their draws (common random numbers), so a better rate can
+ * only mean fewer incidents, task by task; token counts come from a second stream.
+ */
+interface Draws {
+  readonly files: readonly number[];
+  readonly review: number;
+  readonly test: number;
+  readonly prompts: number;
+  readonly hitl: number;
+}
+
+function drawDecisions(seed: number, fileCount: number): Draws {
+  const decide = prng(seed);
+  return {
+    files: Array.from({ length: fileCount }, () => decide()),
+    review: decide(),
+    test: decide(),
+    prompts: decide(),
+    hitl: decide(),
+  };
+}
+
+/**
  * The lineage harness. Options (the version's rates) come from the harness config; every random
  * draw comes from `ctx.seed`, so the same seed gives the same events and the same applied files.
  */
@@ -124,27 +149,29 @@ export const lineageHarness: Harness = {
   name: 'tf-product-dev-harness',
   async run(task, ctx) {
     const rates = LineageRatesSchema.parse(ctx.options);
-    if (ctx.workspace === undefined) throw new Error(`task ${task.id} has no workspace to work in`);
-    const random = prng(ctx.seed);
-    const sim = new SimulatedRun(ctx, rates, random);
+    const workspace = ctx.workspace;
+    if (workspace === undefined) throw new Error(`task ${task.id} has no workspace to work in`);
+    const solution = solutionDirFor(task);
+    const files = await filesUnder(solution);
+    const draws = drawDecisions(ctx.seed, files.length);
+    const sim = new SimulatedRun(ctx, rates, prng(ctx.seed ^ 0x5bd1e995));
 
     ctx.prompts.planned(`Implement: ${task.description ?? task.id}`, 'planner');
     sim.call('planner');
     ctx.hitl.record({ action: 'review', kind: 'planned', minutes: 3, note: 'plan review' });
 
     // Drafting: the developer applies the reference solution; a weaker version misses files.
-    const solution = solutionDirFor(task);
     const applied: string[] = [];
     const missed: string[] = [];
-    for (const file of await filesUnder(solution)) {
+    for (const [index, file] of files.entries()) {
       if (ctx.signal.aborted) throw new Error('stopped: the trial was aborted');
-      if (random() < rates.apply_miss) {
+      if ((draws.files[index] ?? 1) < rates.apply_miss) {
         missed.push(file);
         continue;
       }
       await ctx.tools.wrap('write_file', { path: file }, async () => {
-        await mkdir(dirname(join(ctx.workspace!, file)), { recursive: true });
-        await copyFile(join(solution, file), join(ctx.workspace!, file));
+        await mkdir(dirname(join(workspace, file)), { recursive: true });
+        await copyFile(join(solution, file), join(workspace, file));
       });
       applied.push(file);
     }
@@ -152,8 +179,7 @@ export const lineageHarness: Harness = {
 
     // Review: approved at first pass, or rejected and sent round again (CB2).
     sim.call('reviewer');
-    const approvedFirst = random() < rates.first_pass_approval;
-    if (approvedFirst) {
+    if (draws.review < rates.first_pass_approval) {
       ctx.hitl.record({ action: 'approve', kind: 'planned', minutes: 2 });
     } else {
       ctx.hitl.record({ action: 'reject', kind: 'planned', minutes: 4, note: 'changes requested' });
@@ -168,18 +194,18 @@ export const lineageHarness: Harness = {
 
     // QA: a failing test costs a fix round (CB1); a missed file is still missing afterwards.
     sim.call('qa');
-    if (missed.length > 0 || random() < rates.test_failure) {
+    if (missed.length > 0 || draws.test < rates.test_failure) {
       ctx.breakers.fire('CB1:test-failure', {
-        trigger: missed.length > 0 ? 'acceptance tests fail' : 'a flaky unit test failed',
+        trigger: missed.length > 0 ? 'acceptance tests fail' : 'a unit test failed',
         resolution: missed.length > 0 ? 'escalated; shipped incomplete' : 'fixed and re-run',
       });
       sim.call('developer');
       sim.call('qa');
     }
 
-    for (let i = poisson(random, rates.unplanned_prompts); i > 0; i--)
+    for (let i = poissonQuantile(draws.prompts, rates.unplanned_prompts); i > 0; i--)
       ctx.prompts.unplanned('simulated correction from the operator', 'developer');
-    sim.unplannedHuman(poisson(random, rates.unplanned_hitl));
+    sim.unplannedHuman(poissonQuantile(draws.hitl, rates.unplanned_hitl));
 
     return { output: { applied, missed }, metadata: { simulated: true } };
   },

@@ -16,15 +16,19 @@ export function prng(seed: number): Random {
   };
 }
 
-/** A Poisson draw with the given mean (Knuth's method; fine for the small means used here). */
-export function poisson(random: Random, mean: number): number {
+/**
+ * The Poisson quantile of `u` in [0, 1): the smallest k with P(X <= k) >= u. One uniform per draw,
+ * and monotone in the mean, so two versions sharing `u` compare like for like.
+ */
+export function poissonQuantile(u: number, mean: number): number {
   if (mean <= 0) return 0;
-  const limit = Math.exp(-mean);
   let k = 0;
-  let p = random();
-  while (p > limit) {
+  let p = Math.exp(-mean);
+  let cdf = p;
+  while (cdf < u && k < 1000) {
     k++;
-    p *= random();
+    p *= mean / k;
+    cdf += p;
   }
   return k;
 }
