@@ -3,6 +3,13 @@
  */
 
 export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts';
+// The seed-004 library API: `new Evaluator({ harness, task, config }).run()` and the trackers.
+export { Evaluator, type EvaluatorConfig, type EvaluatorInit } from './api/evaluator.ts';
+export { TaskRun } from './api/task-run.ts';
+export { TaskSpec } from './api/task-spec.ts';
 export * from './core/index.ts';
 export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
+export { type Harness, type HarnessContext, type HarnessResult, harnessAgent } from './instrument/harness.ts';
+export { RunTracker } from './instrument/tracker.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
+export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
