@@ -9,7 +9,49 @@ export { TaskRun } from './api/task-run.ts';
 export { TaskSpec } from './api/task-spec.ts';
 export * from './core/index.ts';
 export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
+export {
+  detectFormat,
+  type EvalCaseRecord,
+  type EvalCaseV0,
+  EvalCaseV0Schema,
+  evalCaseToTask,
+  FILE_KINDS,
+  type FileKind,
+  type FileReport,
+  jsonSchemaFor,
+  LINT_RULES,
+  type LoadOptions,
+  lintFile,
+  loadHarnessConfig,
+  loadRubric,
+  loadSuite,
+  loadTaskSpec,
+  parseEvalCaseV0,
+  safeLoadSuite,
+  streamEvalCases,
+  validateFile,
+} from './formats/index.ts';
 export { type Harness, type HarnessContext, type HarnessResult, harnessAgent } from './instrument/harness.ts';
 export { RunTracker } from './instrument/tracker.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
+export type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  OpenStoreOptions,
+} from './store/index.ts';
+export {
+  defaultStorePath,
+  experimentToJson,
+  exportExperiment,
+  importExperiment,
+  openStore,
+  parseExperimentJson,
+  readExperimentFile,
+  redactSecrets,
+  resolveExperimentId,
+  storeExperiment,
+} from './store/index.ts';
+export { analyzeRegex, type RegexSafety } from './util/regex-safety.ts';
