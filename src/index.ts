@@ -32,6 +32,14 @@ export {
   validateFile,
 } from './formats/index.ts';
 export { type Harness, type HarnessContext, type HarnessResult, harnessAgent } from './instrument/harness.ts';
+export {
+  costOf,
+  DEFAULT_PRICES,
+  findPrice,
+  type ModelPrice,
+  mergePrices,
+  type PriceTable,
+} from './instrument/pricing.ts';
 export { RunTracker } from './instrument/tracker.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
