@@ -1,7 +1,7 @@
 import type { AgentOutput } from '../core/agent-output.ts';
 import { outputText } from '../core/agent-output.ts';
 import type { CriterionResult, Grade } from '../core/evaluation.ts';
-import type { Rubric } from '../core/rubric.ts';
+import { findRubric, type Rubric } from '../core/rubric.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { aiSdkCompletion, type CompleteText, gradeDimension, selfJudgeProblem } from '../scoring/judge.ts';
@@ -50,7 +50,7 @@ export class RubricGrader {
 
   rubricFor(task: Task): Rubric | undefined {
     return (
-      this.suite.rubrics.find((r) => r.id === task.rubric) ??
+      findRubric(this.suite.rubrics, task.rubric) ??
       (task.rubric === undefined ? this.suite.rubrics[0] : undefined)
     );
   }

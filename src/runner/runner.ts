@@ -11,6 +11,7 @@ import {
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
+import { findRubric } from '../core/rubric.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
@@ -410,7 +411,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
 }
 
 function rubricWeightsFor(suite: Suite, rubricId: string | undefined): Record<string, number> {
-  const rubric = suite.rubrics.find((r) => r.id === rubricId) ?? suite.rubrics[0];
+  const rubric = findRubric(suite.rubrics, rubricId) ?? suite.rubrics[0];
   return Object.fromEntries((rubric?.dimensions ?? []).map((d) => [d.name, d.weight]));
 }
 
