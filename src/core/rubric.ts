@@ -31,9 +31,3 @@ export type Rubric = z.infer<typeof RubricSchema>;
 export function rubricLevelScore(level: RubricLevel): number {
   return (level - 1) / 3;
 }
-
-/** The rubric a task names: by id, or by the file it was loaded from (task specs name a file). */
-export function findRubric(rubrics: readonly Rubric[], ref: string | undefined): Rubric | undefined {
-  if (ref === undefined) return undefined;
-  return rubrics.find((r) => r.id === ref || r.source === ref);
-}

@@ -11,13 +11,13 @@ import {
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { findRubric } from '../core/rubric.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
+import { rubricWeights } from '../scoring/rubric-lookup.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
@@ -189,7 +189,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         timestamp,
         duration: (performance.now() - t0) / 1000,
         judged,
-        rubricWeights: rubricWeightsFor(options.suite, trial.task.rubric),
+        rubricWeights: rubricWeights(options.suite, trial.task),
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
       });
@@ -408,11 +408,6 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: [],
     scores: { overall: 0 },
   });
-}
-
-function rubricWeightsFor(suite: Suite, rubricId: string | undefined): Record<string, number> {
-  const rubric = findRubric(suite.rubrics, rubricId) ?? suite.rubrics[0];
-  return Object.fromEntries((rubric?.dimensions ?? []).map((d) => [d.name, d.weight]));
 }
 
 /** Models that produced the work, which therefore may not judge it. */
