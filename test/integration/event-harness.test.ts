@@ -89,9 +89,10 @@ describe('the Python event-protocol harness (examples/event-harness)', () => {
     const schema = JSON.parse(await readFile(join(root, 'schemas/harness-events.schema.json'), 'utf8'));
     const validate = new Ajv2020({ strict: false }).compile(schema);
     const { spawnSync } = await import('node:child_process');
-    const { mkdtempSync } = await import('node:fs');
+    const { mkdtempSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const events = join(mkdtempSync(join(tmpdir(), 'event-harness-')), 'events.jsonl');
+    const dir = mkdtempSync(join(tmpdir(), 'event-harness-'));
+    const events = join(dir, 'events.jsonl');
     for (const input of ['slugify: A  B', 'count words: one two', 'multiply: 3']) {
       const run = spawnSync('python3', [join(example, 'harness.py')], {
         input,
@@ -105,5 +106,6 @@ describe('the Python event-protocol harness (examples/event-harness)', () => {
       new Set(['prompt', 'agent_call', 'tool_call', 'human', 'circuit_breaker', 'cost']),
     );
     for (const line of lines) expect(validate(JSON.parse(line)), line).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
