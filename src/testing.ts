@@ -1,2 +1,2 @@
 /** Test doubles for users of HarnessEval (in-memory store, scripted adapters). */
-export {};
+export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HarnessConfigSchema } from './harness-config.ts';
+import { JudgeConfigSchema } from './judge.ts';
 import { EvaluatorRefSchema, MetricRefSchema } from './plugin-ref.ts';
 import { RubricSchema } from './rubric.ts';
 import { TaskSchema } from './task.ts';
@@ -54,6 +55,8 @@ export const SuiteSchema = z.object({
     weights: { functional: 0.6, rubric: 0.4 },
   }),
   rubrics: z.array(RubricSchema).default([]),
+  /** The model that grades rubric criteria (`--judge` overrides it). */
+  judge: JudgeConfigSchema.optional(),
   /** The harness named in the file itself (a benchmark's `agent:`); `--harness` overrides it. */
   harness: HarnessConfigSchema.optional(),
   source: z

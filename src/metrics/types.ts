@@ -22,6 +22,11 @@ export interface MetricV1 {
   readonly name: string;
   readonly direction: Direction;
   calculate(input: MetricInput): MetricResult;
+  /**
+   * The metric's value per task (its mean over epochs), for paired comparisons of two
+   * experiments. Absent for metrics that are not averages of per-task values (percentiles, ratios).
+   */
+  perTask?(input: MetricInput): ReadonlyMap<string, number>;
 }
 
 export interface MetricDefinition<S extends z.ZodType = z.ZodType> {

@@ -4,7 +4,7 @@ import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
-import { computeMetrics, defaultMetrics } from '../metrics/registry.ts';
+import { computeMetrics, defaultMetrics } from '../metrics/compute.ts';
 import { scoreSuite } from '../scoring/suite-score.ts';
 import { checkThresholds } from '../scoring/thresholds.ts';
 

@@ -18,6 +18,8 @@ export interface ExperimentFilter {
   readonly harness?: string;
   readonly suite?: string;
   readonly status?: ExperimentStatus;
+  /** Only experiments whose id starts with this text (the CLI accepts unique id prefixes). */
+  readonly idPrefix?: string;
   readonly limit?: number;
 }
 
@@ -36,12 +38,19 @@ export interface ExperimentPatch {
  * the same contract. `appendRecord` is durable when it resolves: a crash after it loses nothing.
  */
 export interface ExperimentStore {
-  /** Stores a new experiment (its `records` are stored too). Fails if the id exists. */
+  /**
+   * Stores a new experiment (its `records` are stored too). Fails with `store` if the id exists,
+   * `invalid_input` if it does not match the schema or two records share a run_id.
+   */
   createExperiment(experiment: Experiment): Promise<void>;
-  /** Adds or replaces (same run_id) one trial's record, in its own transaction. */
+  /** Adds or replaces (same run_id) one trial's record, in its own transaction. `not_found` for an unknown experiment. */
   appendRecord(experimentId: string, record: RunRecord): Promise<void>;
+  /** Replaces the fields present in `patch`; `not_found` for an unknown experiment. */
   updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void>;
-  /** The whole experiment with its records in task-file order then epoch; undefined if absent. */
+  /**
+   * The whole experiment with its records in suite-task order then epoch (records of tasks not in
+   * the suite last, by task id); undefined if absent. A damaged stored document fails with `store`.
+   */
   getExperiment(experimentId: string): Promise<Experiment | undefined>;
   /** Newest first. */
   listExperiments(filter?: ExperimentFilter): Promise<ExperimentSummary[]>;

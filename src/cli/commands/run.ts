@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { HarnessConfig } from '../../core/harness-config.ts';
+import type { JudgeConfig } from '../../core/judge.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
@@ -26,6 +27,7 @@ interface RunFlags {
   failOnThreshold: boolean;
   keepWorkspaces: boolean;
   name?: string;
+  judge?: string;
   progress: boolean;
 }
 
@@ -99,6 +101,10 @@ export function register(program: Command, io: CliIO): void {
     .option('--no-fail-on-threshold', 'exit 0 even when a threshold is violated')
     .option('--keep-workspaces', 'keep each trial’s workspace folder')
     .option('--name <name>', 'a name for the experiment')
+    .option(
+      '--judge <spec>',
+      'LLM judge for rubric criteria: PROVIDER:MODEL[@BASE_URL] (overrides the suite’s judge:)',
+    )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', examples)
     .action(async (file: string, flags: RunFlags) => {
@@ -112,8 +118,10 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   let suite: Awaited<ReturnType<typeof loadSuite>>;
   let harness: HarnessConfig;
   let harnessBaseDir: string;
+  let judge: JudgeConfig | undefined;
   try {
     suite = await loadSuite(resolve(io.cwd, file));
+    judge = suite.judge;
     if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
       harness = await loadHarnessConfig(path);
@@ -138,7 +146,10 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   const stdoutReporters: ReporterV1[] = [];
   try {
     for (const out of flags.output)
-      fileReporters.push({ reporter: await reporterForFile(out), destination: resolve(io.cwd, out) });
+      fileReporters.push({
+        reporter: await getReporter(reporterForFile(out)),
+        destination: resolve(io.cwd, out),
+      });
     for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
       stdoutReporters.push(await getReporter(name));
   } catch (error) {
@@ -179,6 +190,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
       ...(flags.resume === undefined ? {} : { resume: flags.resume }),
       ...(flags.name === undefined ? {} : { name: flags.name }),
       keepWorkspaces: flags.keepWorkspaces,
+      ...(judge === undefined ? {} : { judge }),
       signal: interrupt.signal,
       env: io.env,
       settings: {

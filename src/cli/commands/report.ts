@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { type CliIO, useColor, writeLine } from '../io.ts';
+
+const examples = `
+Examples:
+  $ harnesseval report 01J9Z8...                      print the stored experiment as a table
+  $ harnesseval report results.json --format markdown  an exported experiment as Markdown
+  $ harnesseval report results.json -o out/junit.xml -o out/results.csv
+                                                      one file per -o, format from the extension
+  $ harnesseval report 01J9Z8... --store ci/harnesseval.db --format markdown -o pr-comment.md
+`;
+
+interface ReportFlags {
+  readonly format?: string;
+  readonly output?: string[];
+  readonly store?: string;
+}
+
+interface ReportTarget {
+  readonly format: string;
+  /** As the user typed it; stdout when absent. */
+  readonly file?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+async function reportAction(reference: string, flags: ReportFlags, io: CliIO): Promise<void> {
+  const [{ loadExperiment }, { getReporter, reporterForFile }] = await Promise.all([
+    import('../experiment-source.ts'),
+    import('../../reporters/registry.ts'),
+  ]);
+  // Resolve every format before any work, so a typo fails fast with exit 2.
+  const outputs = flags.output ?? [];
+  const targets: ReportTarget[] =
+    outputs.length === 0
+      ? [{ format: flags.format ?? 'console' }]
+      : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
+  const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
+  const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store });
+  for (const [index, target] of targets.entries()) {
+    const reporter = reporters[index];
+    if (reporter === undefined) continue;
+    if (target.file === undefined) {
+      const text = await reporter.report(experiment, {
+        color: useColor(io),
+        width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
+      });
+      io.stdout.write(text);
+    } else {
+      await reporter.report(experiment, { destination: resolve(io.cwd, target.file) });
+      writeLine(io.stdout, `wrote ${target.format} report to ${target.file}`);
+    }
+  }
+}
+
+/** `harnesseval report EXPERIMENT_ID|FILE.json`: renders a stored or exported experiment with any reporter. */
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('report')
+    .description('render a stored experiment (by id) or an exported experiment JSON with any reporter')
+    .argument('<experiment>', 'an experiment id in the store, or an exported FILE.json')
+    .option(
+      '-f, --format <name>',
+      'reporter: console, json, jsonl, csv, markdown, junit (default: console, or from -o)',
+    )
+    .option(
+      '-o, --output <file>',
+      'write to FILE (repeatable; the format comes from the extension)',
+      collect,
+      [],
+    )
+    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .addHelpText('after', examples)
+    .action(async (reference: string, flags: ReportFlags) => reportAction(reference, flags, io));
+}

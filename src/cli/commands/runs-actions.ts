@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HarnessEvalError } from '../../core/errors.ts';
+import { defaultStorePath, openStore } from '../../store/index.ts';
+import {
+  experimentToJson,
+  exportExperiment,
+  readExperimentFile,
+  storeExperiment,
+} from '../../store/json-io.ts';
+import { resolveExperimentId } from '../../store/resolve-id.ts';
+import type { ExperimentStore } from '../../store/types.ts';
+import { type CliIO, paint, useColor, writeLine } from '../io.ts';
+import { renderList, renderShow, safe, summarize } from './runs-render.ts';
+
+interface StoreChoice {
+  readonly store?: string | undefined;
+}
+
+function storePath(io: CliIO, choice: StoreChoice): string {
+  return choice.store === undefined ? defaultStorePath(io.cwd) : resolve(io.cwd, choice.store);
+}
+
+/** Opens the store for one command and always closes it. Only `import` may create a new store file. */
+async function withStore<T>(
+  io: CliIO,
+  choice: StoreChoice,
+  mode: 'existing' | 'create',
+  use: (store: ExperimentStore, path: string) => Promise<T>,
+): Promise<T> {
+  const path = storePath(io, choice);
+  const store = await openStore(path, { env: io.env, mustExist: mode === 'existing' });
+  try {
+    return await use(store, path);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Resolves an id or prefix, naming the store in the message when nothing matches. */
+async function resolveId(store: ExperimentStore, id: string, path: string): Promise<string> {
+  try {
+    return await resolveExperimentId(store, id);
+  } catch (error) {
+    if (HarnessEvalError.is(error) && error.code === 'not_found') {
+      throw new HarnessEvalError('not_found', `${error.message} in ${path} (see \`harnesseval runs list\`)`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+export async function listRuns(
+  io: CliIO,
+  options: StoreChoice & {
+    harness?: string | undefined;
+    suite?: string | undefined;
+    limit?: number | undefined;
+    format: 'table' | 'json';
+  },
+): Promise<void> {
+  const path = storePath(io, options);
+  if (!existsSync(path)) {
+    if (options.format === 'json') writeLine(io.stdout, '[]');
+    else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
+    return;
+  }
+  const list = await withStore(io, options, 'existing', (store) =>
+    store.listExperiments({
+      ...(options.harness === undefined ? {} : { harness: options.harness }),
+      ...(options.suite === undefined ? {} : { suite: options.suite }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    }),
+  );
+  if (options.format === 'json') writeLine(io.stdout, JSON.stringify(list, null, 2));
+  else if (list.length === 0) writeLine(io.stdout, `No experiments match in ${safe(path)}.`);
+  else writeLine(io.stdout, renderList(list));
+}
+
+export async function showRun(
+  io: CliIO,
+  options: StoreChoice & { id: string; format: 'table' | 'json' },
+): Promise<void> {
+  const experiment = await withStore(io, options, 'existing', async (store, path) => {
+    const id = await resolveId(store, options.id, path);
+    return store.getExperiment(id);
+  });
+  if (experiment === undefined)
+    throw new HarnessEvalError('not_found', `experiment ${options.id} vanished while reading`);
+  if (options.format === 'json') writeLine(io.stdout, JSON.stringify(summarize(experiment), null, 2));
+  else writeLine(io.stdout, renderShow(experiment, paint(useColor(io))));
+}
+
+export async function exportRun(
+  io: CliIO,
+  options: StoreChoice & { id: string; output?: string | undefined },
+): Promise<void> {
+  await withStore(io, options, 'existing', async (store, path) => {
+    const id = await resolveId(store, options.id, path);
+    if (options.output === undefined || options.output === '-') {
+      const experiment = await store.getExperiment(id);
+      if (experiment === undefined)
+        throw new HarnessEvalError('not_found', `experiment ${id} vanished while reading`);
+      io.stdout.write(experimentToJson(experiment, { env: io.env }));
+      return;
+    }
+    const file = resolve(io.cwd, options.output);
+    const experiment = await exportExperiment(store, id, file, { env: io.env });
+    writeLine(
+      io.stderr,
+      `Exported ${safe(id)} (${experiment.records.length} records) to ${safe(options.output)}`,
+    );
+  });
+}
+
+export async function importRun(
+  io: CliIO,
+  options: StoreChoice & { file: string; replace: boolean },
+): Promise<void> {
+  const file = resolve(io.cwd, options.file);
+  // The file is read and checked before the store is opened, so a mistyped path or a bad file
+  // does not leave a new, empty store behind.
+  if (!existsSync(file)) throw new HarnessEvalError('not_found', `no such file: ${options.file}`);
+  const experiment = await readExperimentFile(file, options.file);
+  await withStore(io, options, 'create', async (store, path) => {
+    try {
+      await storeExperiment(store, experiment, { replace: options.replace });
+      writeLine(
+        io.stdout,
+        `Imported ${safe(experiment.id)} (${experiment.records.length} records) into ${safe(path)}`,
+      );
+    } catch (error) {
+      if (HarnessEvalError.is(error) && error.data['reason'] === 'exists') {
+        throw new HarnessEvalError(
+          'invalid_input',
+          `${error.message} (${path}); pass --replace to overwrite it`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+  });
+}
+
+export async function deleteRun(io: CliIO, options: StoreChoice & { id: string }): Promise<void> {
+  await withStore(io, options, 'existing', async (store, path) => {
+    const id = await resolveId(store, options.id, path);
+    const summary = (await store.listExperiments({ idPrefix: id })).find((s) => s.id === id);
+    await store.deleteExperiment(id);
+    const records = summary === undefined ? '' : ` (${summary.records} records)`;
+    writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}`);
+  });
+}

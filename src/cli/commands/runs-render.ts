@@ -1,0 +1,122 @@
+import type { Experiment } from '../../core/experiment.ts';
+import type { ExperimentSummary } from '../../store/types.ts';
+import type { Paint } from '../io.ts';
+
+/**
+ * Text for `runs list` and `runs show`. Stored values may come from an imported file, so control
+ * characters are replaced before they reach the terminal (no escape-sequence injection).
+ */
+export function safe(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows
+    .map((row) =>
+      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+    )
+    .join('\n');
+}
+
+function when(iso: string | undefined): string {
+  if (iso === undefined) return '-';
+  return safe(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''));
+}
+
+export function colourStatus(status: string, paint: Paint): string {
+  if (status === 'completed') return paint.green(status);
+  if (status === 'failed') return paint.red(status);
+  if (status === 'interrupted') return paint.yellow(status);
+  return status;
+}
+
+export function renderList(list: readonly ExperimentSummary[]): string {
+  const header = ['ID', 'CREATED', 'HARNESS', 'SUITE', 'STATUS', 'RECORDS', 'OUTCOME'];
+  const rows = list.map((s) => [
+    safe(s.id),
+    when(s.created_at),
+    safe(`${s.harness_name}@${s.harness_version}`),
+    safe(s.suite_id),
+    s.status,
+    String(s.records),
+    s.outcome ?? '-',
+  ]);
+  return table([header, ...rows]);
+}
+
+export type OutcomeCounts = Record<Experiment['records'][number]['outcome'], number>;
+
+/** The machine-readable summary `runs show --format json` prints. */
+export function summarize(experiment: Experiment) {
+  const outcomes: OutcomeCounts = { pass: 0, fail: 0, error: 0, pending: 0 };
+  for (const record of experiment.records) outcomes[record.outcome] += 1;
+  return {
+    id: experiment.id,
+    name: experiment.name,
+    harness: {
+      name: experiment.harness.name,
+      version: experiment.harness.version,
+      adapter: experiment.harness.adapter,
+    },
+    suite: { id: experiment.suite.id, file: experiment.suite.file, tasks: experiment.suite.tasks.length },
+    status: experiment.status,
+    outcome: experiment.outcome,
+    created_at: experiment.created_at,
+    finished_at: experiment.finished_at,
+    epochs: experiment.settings.epochs,
+    records: experiment.records.length,
+    outcomes,
+    metrics: experiment.metrics.map((m) => ({
+      name: m.name,
+      value: m.value,
+      formatted_value: m.formatted_value,
+      ci95: m.ci95,
+      n: m.n,
+    })),
+    scores: experiment.scores,
+    violations: experiment.violations.map((v) => v.message),
+  };
+}
+
+export function renderShow(experiment: Experiment, paint: Paint): string {
+  const s = summarize(experiment);
+  const lines: string[] = [];
+  const field = (label: string, value: string) => lines.push(`${paint.bold(label.padEnd(11))}${value}`);
+  field('Experiment', safe(s.name === undefined ? s.id : `${s.id} (${s.name})`));
+  const model = experiment.harness.model === undefined ? '' : `, model ${experiment.harness.model}`;
+  field('Harness', safe(`${s.harness.name} ${s.harness.version} (adapter ${s.harness.adapter}${model})`));
+  field('Suite', safe(s.suite.file === undefined ? s.suite.id : `${s.suite.id} (${s.suite.file})`));
+  const outcome = s.outcome === undefined ? '' : `, outcome ${s.outcome}`;
+  field('Status', `${colourStatus(s.status, paint)}${outcome}`);
+  field('Created', when(s.created_at));
+  field('Finished', when(s.finished_at));
+  const planned = s.suite.tasks * s.epochs;
+  const counts = `${s.outcomes.pass} pass, ${s.outcomes.fail} fail, ${s.outcomes.error} error, ${s.outcomes.pending} pending`;
+  field('Trials', `${s.records} of ${planned} (${s.suite.tasks} tasks x ${s.epochs} epochs): ${counts}`);
+  if (experiment.metrics.length > 0) {
+    lines.push(paint.bold('Metrics'));
+    const rows = experiment.metrics.map((m) => [
+      `  ${safe(m.name)}`,
+      safe(m.formatted_value),
+      m.ci95 === null ? '' : `95% CI [${m.ci95[0].toFixed(3)}, ${m.ci95[1].toFixed(3)}]`,
+      `n=${m.n}`,
+    ]);
+    lines.push(table(rows));
+  }
+  const scores = Object.entries(experiment.scores);
+  if (scores.length > 0) {
+    lines.push(paint.bold('Scores'));
+    lines.push(table(scores.map(([name, value]) => [`  ${safe(name)}`, value.toFixed(3)])));
+  }
+  if (experiment.violations.length > 0) {
+    lines.push(paint.bold('Threshold violations'));
+    for (const v of experiment.violations) lines.push(`  ${paint.red('x')} ${safe(v.message)}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,105 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CliIO } from '../io.ts';
+import type { RegisterCommand } from './index.ts';
+
+const EXAMPLES = `
+Examples:
+  $ harnesseval runs list
+  $ harnesseval runs list --harness my-agent --limit 5 --format json
+  $ harnesseval runs show 01J9Z            # a unique id prefix is enough
+  $ harnesseval runs export 01J9Z -o results/run.json
+  $ harnesseval runs import results/run.json --replace
+  $ harnesseval runs delete 01J9Z
+  $ harnesseval runs --store ci/harnesseval.db list
+`;
+
+function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return limit;
+}
+
+const formatOption = () =>
+  new Option('--format <format>', 'output format').choices(['table', 'json'] as const).default('table');
+
+/** The action module is imported only when a subcommand runs: it pulls in the store and SQLite. */
+const actions = () => import('./runs-actions.ts');
+
+/** `--store` belongs to `runs`, so it may be given before or after the subcommand. */
+function storeOption(cmd: Command): string | undefined {
+  const value: unknown = cmd.optsWithGlobals()['store'];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export const register: RegisterCommand = (program: Command, io: CliIO) => {
+  const runs = program
+    .command('runs')
+    .description('list, show, export, import and delete stored experiments')
+    .option('--store <path>', 'the store file (default: .harnesseval/harnesseval.db)')
+    .addHelpText('after', EXAMPLES);
+
+  runs
+    .command('list')
+    .description('list stored experiments, newest first')
+    .option('--harness <name>', 'only this harness')
+    .option('--suite <id>', 'only this suite')
+    .option('--limit <n>', 'at most N experiments', parseLimit)
+    .addOption(formatOption())
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      const limit = opts['limit'];
+      await (await actions()).listRuns(io, {
+        store: storeOption(cmd),
+        harness: text(opts['harness']),
+        suite: text(opts['suite']),
+        limit: typeof limit === 'number' ? limit : undefined,
+        format: opts['format'] === 'json' ? 'json' : 'table',
+      });
+    });
+
+  runs
+    .command('show')
+    .description('summarize one experiment: harness, suite, status, outcomes, metrics')
+    .argument('<id>', 'experiment id or a unique prefix of it')
+    .addOption(formatOption())
+    .action(async (id: string, opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).showRun(io, {
+        store: storeOption(cmd),
+        id,
+        format: opts['format'] === 'json' ? 'json' : 'table',
+      });
+    });
+
+  runs
+    .command('export')
+    .description('write an experiment as portable JSON (to stdout without -o)')
+    .argument('<id>', 'experiment id or a unique prefix of it')
+    .option('-o, --output <file>', 'the JSON file to write')
+    .action(async (id: string, opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).exportRun(io, { store: storeOption(cmd), id, output: text(opts['output']) });
+    });
+
+  runs
+    .command('import')
+    .description('store an experiment from an exported JSON file')
+    .argument('<file>', 'an exported experiment (.json)')
+    .option('--replace', 'overwrite an experiment with the same id')
+    .action(async (file: string, opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).importRun(io, {
+        store: storeOption(cmd),
+        file,
+        replace: opts['replace'] === true,
+      });
+    });
+
+  runs
+    .command('delete')
+    .description('delete an experiment and its records')
+    .argument('<id>', 'experiment id or a unique prefix of it')
+    .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).deleteRun(io, { store: storeOption(cmd), id });
+    });
+};

@@ -1,0 +1,107 @@
+import type { RunRecord } from '../core/run-record.ts';
+import { groupBy } from '../stats/clustered.ts';
+import { mean } from '../stats/descriptive.ts';
+import { passAtK, passHatK } from '../stats/pass-at-k.ts';
+import { meanOverTasks, type TrialValue } from './aggregate.ts';
+import { defineBuiltin, meanMetric } from './define.ts';
+import type { MetricInput } from './types.ts';
+
+/**
+ * Metrics of trial outcomes and scores. A trial passes when `outcome === 'pass'` and errored when
+ * `outcome === 'error'`; pending trials (awaiting a human or judge grade) have no outcome yet and
+ * are left out of rates and scores, counted in `details.pending`.
+ */
+
+const unit = [0, 1] as const;
+
+export const successRate = meanMetric('success_rate', {
+  unit: 'ratio',
+  bounds: unit,
+  excludePending: true,
+  trialValue: (record) => (record.outcome === 'pass' ? 1 : 0),
+});
+
+export const errorRate = meanMetric('error_rate', {
+  unit: 'ratio',
+  bounds: unit,
+  excludePending: true,
+  trialValue: (record) => (record.outcome === 'error' ? 1 : 0),
+});
+
+/**
+ * A trial's score: the mean of its evaluators' scores; without evaluator results, its overall
+ * score; failing that 1 for a pass and 0 otherwise. An errored trial that was never evaluated
+ * scores 0, as an errored output does with every evaluator.
+ */
+export function trialScore(record: RunRecord): number {
+  if (record.evaluations.length > 0) return mean(record.evaluations.map((e) => e.score)) ?? 0;
+  if (record.outcome === 'error') return 0;
+  const overall = record.scores.overall;
+  if (overall !== undefined) return overall;
+  return record.outcome === 'pass' ? 1 : 0;
+}
+
+export const accuracy = meanMetric('accuracy', {
+  unit: 'ratio',
+  bounds: unit,
+  excludePending: true,
+  trialValue: trialScore,
+});
+
+export const evaluatorScore = meanMetric('evaluator_score', {
+  unit: 'score',
+  bounds: unit,
+  excludePending: true,
+  label: (options) => `evaluator_score:${options.evaluator}`,
+  // A trial scored twice by the same evaluator (two labels) counts its mean once.
+  trialValue: (record, options) =>
+    mean(record.evaluations.filter((e) => e.evaluator === options.evaluator).map((e) => e.score)),
+  skippedAs: 'trials_without_evaluator',
+});
+
+type Estimator = (n: number, c: number, k: number) => number | null;
+
+/** Per task: n finished attempts, c passes -> the estimator's value; tasks with n < k are skipped. */
+function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
+  const trials: TrialValue[] = [];
+  let pending = 0;
+  let tooFew = 0;
+  const finished = input.records.filter((record) => {
+    if (record.outcome !== 'pending') return true;
+    pending++;
+    return false;
+  });
+  for (const [task, records] of groupBy(finished, (r) => r.task_id)) {
+    const passes = records.filter((r) => r.outcome === 'pass').length;
+    const value = estimator(records.length, passes, k);
+    if (value === null) tooFew++;
+    else trials.push({ task, value });
+  }
+  return { trials, pending, tooFew };
+}
+
+function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estimator: Estimator) {
+  return defineBuiltin(name, {
+    unit: 'ratio',
+    bounds: unit,
+    label: (options) => `pass${symbol}${options.k}`,
+    calculate(input, shape, options) {
+      const { trials, pending, tooFew } = perTaskEstimates(input, options.k, estimator);
+      // One value per task already: the SE below is over tasks, as it must be.
+      return meanOverTasks(input, trials, shape, {
+        k: options.k,
+        pending,
+        tasks_with_fewer_than_k_trials: tooFew,
+      });
+    },
+    perTask(input, options) {
+      const { trials } = perTaskEstimates(input, options.k, estimator);
+      return new Map(trials.map((t) => [t.task, t.value]));
+    },
+  });
+}
+
+/** Unbiased pass@k (Chen et al. 2021) averaged over tasks. */
+export const passAtKMetric = estimatorMetric('pass_at_k', '@', passAtK);
+/** pass^k: the chance that k attempts all pass, averaged over tasks. */
+export const passHatKMetric = estimatorMetric('pass_hat_k', '^', passHatK);

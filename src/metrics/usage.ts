@@ -1,0 +1,137 @@
+import type { RunRecord } from '../core/run-record.ts';
+import { clusteredStandardError, epochStandardError, groupBy } from '../stats/clustered.ts';
+import { standardError, sum } from '../stats/descriptive.ts';
+import { clusterLookup, emptyResult, metricResult } from './aggregate.ts';
+import { defineBuiltin, meanMetric, selectTrials } from './define.ts';
+import type { MetricInput } from './types.ts';
+
+/**
+ * Token and cost metrics. Every trial that ran spent tokens and money, pending or not, so none is
+ * excluded for its outcome. A trial whose cost is unknown (`cost_usd: null`: nobody reported it and
+ * no price was known) is left out of the cost metrics and counted in `details.unknown_cost`.
+ */
+
+/** Tokens as the adapter reported them, else as the harness's trackers counted them. */
+function tokens(reported: number, tracked: number): number {
+  return reported > 0 ? reported : tracked;
+}
+
+export const tokensIn = meanMetric('tokens_in', {
+  unit: 'tokens',
+  excludePending: false,
+  trialValue: (r) => tokens(r.output.usage.tokens_in, r.metrics.tokens_in),
+});
+
+export const tokensOut = meanMetric('tokens_out', {
+  unit: 'tokens',
+  excludePending: false,
+  trialValue: (r) => tokens(r.output.usage.tokens_out, r.metrics.tokens_out),
+});
+
+const knownCost = (record: RunRecord): number | null => record.cost_usd;
+
+export const costPerTask = meanMetric('cost_per_task', {
+  unit: 'usd',
+  excludePending: false,
+  trialValue: knownCost,
+  skippedAs: 'unknown_cost',
+});
+
+/** Per-task sums of known costs: the units a total's error bar is computed over. */
+function taskTotals(input: MetricInput) {
+  const { trials, skipped } = selectTrials(input.records, knownCost, { excludePending: false });
+  const totals = [...groupBy(trials, (t) => t.task)].map(([task, group]) => ({
+    task,
+    value: sum(group.map((t) => t.value)),
+  }));
+  return { totals, trials: trials.length, unknownCost: skipped };
+}
+
+/**
+ * Total cost, with the error bar of a total: T × SE of the per-task totals, where T is the number
+ * of tasks — the spread of what rerunning the suite would cost.
+ */
+export const cost = defineBuiltin('cost', {
+  unit: 'usd',
+  bounds: [0, Number.POSITIVE_INFINITY],
+  calculate(input, shape) {
+    const { totals, trials, unknownCost } = taskTotals(input);
+    const details = { trials, tasks: totals.length, unknown_cost: unknownCost };
+    if (totals.length === 0) return emptyResult(shape, details);
+    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input) });
+    const value = sum(totals.map((t) => t.value));
+    const stderr = perTask.stderr === null ? null : perTask.stderr * totals.length;
+    return metricResult(
+      shape,
+      { value, stderr, n: totals.length },
+      {
+        ...details,
+        stderr_method: perTask.clustered ? 'clustered' : 'clt_over_task_means',
+      },
+    );
+  },
+  perTask: (input) => new Map(taskTotals(input).totals.map((t) => [t.task, t.value])),
+});
+
+/**
+ * Total cost / passed trials, over trials with a known cost and an outcome (pending trials are
+ * neither successes nor failures yet). Its error bar is the delta-method (linearization) SE of a
+ * ratio of per-task totals: with c_i, s_i the cost and passes of task i, R = Σc / Σs and
+ * z_i = (c_i - R s_i) / s̄, SE(R) = SE of the mean of z (clustered when tasks carry clusters).
+ */
+export const costPerSuccess = defineBuiltin('cost_per_success', {
+  unit: 'usd',
+  bounds: [0, Number.POSITIVE_INFINITY],
+  calculate(input, shape) {
+    let unknownCost = 0;
+    let pending = 0;
+    const used = input.records.filter((record) => {
+      if (record.outcome === 'pending') pending++;
+      else if (record.cost_usd === null) unknownCost++;
+      else return true;
+      return false;
+    });
+    const tasks = [...groupBy(used, (r) => r.task_id)].map(([task, records]) => ({
+      task,
+      cost: sum(records.map((r) => r.cost_usd ?? 0)),
+      successes: records.filter((r) => r.outcome === 'pass').length,
+    }));
+    const totalCost = sum(tasks.map((t) => t.cost));
+    const successes = sum(tasks.map((t) => t.successes));
+    const details: Record<string, unknown> = {
+      trials: used.length,
+      tasks: tasks.length,
+      total_cost: totalCost,
+      successes,
+      unknown_cost: unknownCost,
+      pending,
+    };
+    if (successes === 0) {
+      return emptyResult(shape, {
+        ...details,
+        reason:
+          used.length === 0
+            ? 'no trials with a known cost'
+            : 'no trial passed: cost per success is undefined',
+      });
+    }
+    const ratio = totalCost / successes;
+    const meanSuccesses = successes / tasks.length;
+    const z = tasks.map((t) => ({ task: t.task, value: (t.cost - ratio * t.successes) / meanSuccesses }));
+    const clusterOf = clusterLookup(input);
+    const clustered = z.some((t) => clusterOf(t.task) !== undefined);
+    const stderr = clustered
+      ? (clusteredStandardError(
+          z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` })),
+        )?.stderr ?? null)
+      : standardError(z.map((t) => t.value));
+    return metricResult(
+      shape,
+      { value: ratio, stderr, n: tasks.length },
+      {
+        ...details,
+        stderr_method: clustered ? 'delta_method_clustered' : 'delta_method',
+      },
+    );
+  },
+});

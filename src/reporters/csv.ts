@@ -1,0 +1,63 @@
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import { deliver } from './destination.ts';
+import { trialError, trialScore } from './record-view.ts';
+import type { ReporterV1 } from './types.ts';
+
+export const CSV_HEADER = [
+  'test_id',
+  'epoch',
+  'status',
+  'duration_seconds',
+  'score',
+  'evaluator_scores',
+  'error',
+] as const;
+
+/**
+ * Spreadsheets run a cell that starts with `=`, `+`, `-` or `@` as a formula (and TAB or CR
+ * can smuggle one past a trim), so agent output like `=HYPERLINK(...)` would execute when the
+ * CSV is opened. Such text cells get a leading `'`, which spreadsheets read as "this is text"
+ * (OWASP "CSV injection"). Numbers we format ourselves are never prefixed.
+ */
+export function neutralizeFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+/** RFC 4180: a field holding a comma, quote, CR or LF is quoted, and its quotes doubled. */
+export function csvField(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+function row(record: RunRecord): string[] {
+  const score = trialScore(record);
+  const evaluatorScores = record.evaluations
+    .map((e) => `${e.negated ? 'not ' : ''}${e.evaluator}:${e.score.toFixed(2)}`)
+    .join('; ');
+  return [
+    neutralizeFormula(record.task_id),
+    String(record.epoch),
+    record.outcome,
+    record.duration_seconds.toFixed(4),
+    score === null ? '' : score.toFixed(4),
+    neutralizeFormula(evaluatorScores),
+    neutralizeFormula(trialError(record) ?? ''),
+  ];
+}
+
+/** One row per trial, CRLF line ends as RFC 4180 asks. */
+export function renderCsv(experiment: Experiment): string {
+  const lines = [[...CSV_HEADER], ...experiment.records.map(row)];
+  return lines.map((cells) => `${cells.map(csvField).join(',')}\r\n`).join('');
+}
+
+export function createCsvReporter(): ReporterV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'csv',
+    extensions: ['.csv'],
+    async report(experiment, options) {
+      return deliver(renderCsv(experiment), options);
+    },
+  };
+}

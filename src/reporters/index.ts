@@ -1,0 +1,17 @@
+export { createConsoleReporter, renderConsole } from './console.ts';
+export { CSV_HEADER, createCsvReporter, csvField, neutralizeFormula, renderCsv } from './csv.ts';
+export { createJsonReporter, renderJson } from './json.ts';
+export { createJsonlReporter, renderJsonl } from './jsonl.ts';
+export { createJunitReporter, escapeXml, renderJunit, stripIllegalXml } from './junit.ts';
+export { createMarkdownReporter, MAX_FAILURE_ROWS, markdownCell, renderMarkdown } from './markdown.ts';
+export {
+  type BuiltinReporterName,
+  builtinReporters,
+  getReporter,
+  type ReporterEntry,
+  registerReporter,
+  reporterForFile,
+  reporterNames,
+} from './registry.ts';
+export { displayWidth, escapeControl, truncateToWidth } from './terminal-text.ts';
+export type { ReporterV1, ReportOptions } from './types.ts';

@@ -1,0 +1,120 @@
+import type { Experiment } from '../core/experiment.ts';
+import { metricCells } from '../scoring/metric-format.ts';
+import { deliver } from './destination.ts';
+import {
+  countOutcomes,
+  experimentVerdict,
+  outcomeSummary,
+  showsEpochs,
+  trialExplanation,
+  trialName,
+  trialScore,
+} from './record-view.ts';
+import { escapeControl } from './terminal-text.ts';
+import type { ReporterV1 } from './types.ts';
+
+/** A PR comment stays readable (and under GitHub's 65,536-character limit) with at most this many failures. */
+export const MAX_FAILURE_ROWS = 20;
+const MAX_CELL_LENGTH = 300;
+
+/**
+ * Makes text safe inside a GFM table cell: `|` would end the cell and a newline the row; HTML
+ * tags (`<script>`, `<details>`) would render; control characters become visible escapes.
+ */
+export function markdownCell(text: string, max = MAX_CELL_LENGTH): string {
+  const oneLine = Array.from(escapeControl(text.replace(/\r\n|\r|\n/g, ' ')));
+  // Cut by code point so that an emoji is never split into a lone surrogate.
+  const cut = oneLine.length > max ? `${oneLine.slice(0, max - 1).join('')}…` : oneLine.join('');
+  return cut
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('\\', '\\\\')
+    .replaceAll('|', '\\|')
+    .replaceAll('`', '\\`');
+}
+
+function table(head: readonly string[], align: readonly ('l' | 'r')[], rows: readonly string[][]): string[] {
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${align.map((a) => (a === 'r' ? '---:' : ':---')).join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
+}
+
+function metricsSection(experiment: Experiment): string[] {
+  if (experiment.metrics.length === 0) return [];
+  const rows = experiment.metrics.map((m) => {
+    const c = metricCells(m);
+    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n)].map((cell, i) =>
+      i === 0 ? cell : markdownCell(cell),
+    );
+  });
+  return [
+    '',
+    '### Metrics',
+    '',
+    ...table(['Metric', 'Value', '± s.e.', '95% CI', 'n'], ['l', 'r', 'r', 'l', 'r'], rows),
+  ];
+}
+
+function violationsSection(experiment: Experiment): string[] {
+  if (experiment.violations.length === 0) return [];
+  return [
+    '',
+    '### Threshold violations',
+    '',
+    ...experiment.violations.map((v) => `- :x: ${markdownCell(v.message)}`),
+  ];
+}
+
+function failuresSection(experiment: Experiment): string[] {
+  const failing = experiment.records.filter((r) => r.outcome !== 'pass');
+  if (failing.length === 0) return [];
+  const withEpoch = showsEpochs(experiment);
+  const rows = failing.slice(0, MAX_FAILURE_ROWS).map((r) => {
+    const score = trialScore(r);
+    return [
+      markdownCell(trialName(r, withEpoch), 80),
+      r.outcome.toUpperCase(),
+      score === null ? '-' : score.toFixed(2),
+      markdownCell(trialExplanation(r) ?? ''),
+    ];
+  });
+  const more = failing.length - rows.length;
+  return [
+    '',
+    `### Not passed (${failing.length})`,
+    '',
+    ...table(['Task', 'Outcome', 'Score', 'Why'], ['l', 'l', 'r', 'l'], rows),
+    ...(more > 0 ? ['', `_…and ${more} more (see the full report)._`] : []),
+  ];
+}
+
+/** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures. */
+export function renderMarkdown(experiment: Experiment): string {
+  const verdict = experimentVerdict(experiment);
+  const counts = countOutcomes(experiment);
+  const suite = markdownCell(experiment.suite.name ?? experiment.suite.id, 120);
+  const harness = markdownCell(`${experiment.harness.name}@${experiment.harness.version}`, 120);
+  const lines = [
+    `## HarnessEval: ${suite} × ${harness}`,
+    '',
+    `**${verdict}** — ${outcomeSummary(counts)} · experiment ${markdownCell(experiment.id, 120)}`,
+    ...metricsSection(experiment),
+    ...violationsSection(experiment),
+    ...failuresSection(experiment),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function createMarkdownReporter(): ReporterV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'markdown',
+    extensions: ['.md', '.markdown'],
+    async report(experiment, options) {
+      return deliver(renderMarkdown(experiment), options);
+    },
+  };
+}

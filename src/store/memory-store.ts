@@ -1,0 +1,171 @@
+import { HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import {
+  applyPatch,
+  checkExperiment,
+  checkRecord,
+  decodeExperiment,
+  decodeRecord,
+  encodeDocument,
+  splitExperiment,
+  taskIndexes,
+  taskIndexOf,
+} from './documents.ts';
+import { secretRedactor } from './redact.ts';
+import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+
+interface StoredRecord {
+  readonly runId: string;
+  readonly taskId: string;
+  readonly epoch: number;
+  readonly taskIndex: number;
+  readonly document: string;
+}
+
+interface StoredExperiment {
+  readonly seq: number;
+  document: string;
+  readonly taskOrder: ReadonlyMap<string, number>;
+  /** Keyed by run_id; a Map keeps first-insertion order, the last tie-breaker (as SQLite's rowid). */
+  readonly records: Map<string, StoredRecord>;
+}
+
+export interface MemoryStoreOptions {
+  /** Environment whose secret-looking values are scrubbed before storing (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The in-memory store for tests and throwaway runs (`--no-store`). It keeps documents as JSON
+ * text, exactly like the SQLite store, so it behaves the same: callers get copies, secrets are
+ * scrubbed, and what comes back has been validated.
+ */
+export class MemoryStore implements ExperimentStore {
+  readonly #experiments = new Map<string, StoredExperiment>();
+  readonly #redact: (text: string) => string;
+  #seq = 0;
+  #closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#redact = secretRedactor(options.env ?? process.env);
+  }
+
+  async createExperiment(experiment: Experiment): Promise<void> {
+    this.#ensureOpen();
+    const checked = checkExperiment(experiment);
+    if (this.#experiments.has(checked.id)) {
+      throw new HarnessEvalError('store', `experiment ${checked.id} already exists in memory`, {
+        data: { experimentId: checked.id },
+      });
+    }
+    const { document, records } = splitExperiment(checked);
+    const stored: StoredExperiment = {
+      seq: this.#seq++,
+      document: encodeDocument(document, this.#redact, `experiment ${checked.id}`),
+      taskOrder: taskIndexes(document),
+      records: new Map(),
+    };
+    const rows = records.map((record) => this.#row(stored, checked.id, checkRecord(checked.id, record)));
+    for (const row of rows) stored.records.set(row.runId, row);
+    this.#experiments.set(checked.id, stored);
+  }
+
+  async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
+    this.#ensureOpen();
+    const stored = this.#get(experimentId);
+    const row = this.#row(stored, experimentId, checkRecord(experimentId, record));
+    stored.records.set(row.runId, row);
+  }
+
+  async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
+    this.#ensureOpen();
+    const stored = this.#get(experimentId);
+    const current = decodeExperiment(stored.document, experimentId);
+    const next = checkExperiment({ ...applyPatch(current, patch), records: [] });
+    stored.document = encodeDocument(
+      splitExperiment(next).document,
+      this.#redact,
+      `experiment ${experimentId}`,
+    );
+  }
+
+  async getExperiment(experimentId: string): Promise<Experiment | undefined> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    if (stored === undefined) return undefined;
+    const experiment = decodeExperiment(stored.document, experimentId);
+    const rows = [...stored.records.values()].sort(
+      (a, b) =>
+        a.taskIndex - b.taskIndex ||
+        (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0) ||
+        a.epoch - b.epoch,
+    );
+    return { ...experiment, records: rows.map((row) => decodeRecord(row.document, experimentId, row.runId)) };
+  }
+
+  async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
+    this.#ensureOpen();
+    const summaries: (ExperimentSummary & { seq: number })[] = [];
+    for (const [id, stored] of this.#experiments) {
+      const e = decodeExperiment(stored.document, id);
+      if (filter.harness !== undefined && e.harness.name !== filter.harness) continue;
+      if (filter.suite !== undefined && e.suite.id !== filter.suite) continue;
+      if (filter.status !== undefined && e.status !== filter.status) continue;
+      if (filter.idPrefix !== undefined && !id.startsWith(filter.idPrefix)) continue;
+      summaries.push({
+        seq: stored.seq,
+        id,
+        name: e.name,
+        suite_id: e.suite.id,
+        harness_name: e.harness.name,
+        harness_version: e.harness.version,
+        status: e.status,
+        created_at: e.created_at,
+        finished_at: e.finished_at,
+        records: stored.records.size,
+        outcome: e.outcome,
+      });
+    }
+    // Newest first; equal timestamps: the later insert first (as SQLite orders by rowid).
+    summaries.sort((a, b) =>
+      a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.seq - a.seq,
+    );
+    const limited =
+      filter.limit === undefined ? summaries : summaries.slice(0, Math.max(0, Math.trunc(filter.limit)));
+    return limited.map(({ seq: _seq, ...summary }) => summary);
+  }
+
+  async deleteExperiment(experimentId: string): Promise<boolean> {
+    this.#ensureOpen();
+    return this.#experiments.delete(experimentId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #get(experimentId: string): StoredExperiment {
+    const stored = this.#experiments.get(experimentId);
+    if (stored === undefined) {
+      throw new HarnessEvalError('not_found', `no experiment ${experimentId} in memory`, {
+        data: { experimentId },
+      });
+    }
+    return stored;
+  }
+
+  #row(stored: StoredExperiment, experimentId: string, record: RunRecord): StoredRecord {
+    return {
+      runId: record.run_id,
+      taskId: record.task_id,
+      epoch: record.epoch,
+      taskIndex: taskIndexOf(stored.taskOrder, record.task_id),
+      document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+    };
+  }
+
+  #ensureOpen(): void {
+    if (this.#closed) throw new HarnessEvalError('store', 'the memory store is closed');
+  }
+}

@@ -1,0 +1,75 @@
+import type { Database } from 'better-sqlite3';
+import { HarnessEvalError } from '../core/errors.ts';
+
+interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/**
+ * The schema, one step per version, applied in order. `PRAGMA user_version` records the last
+ * step applied. Steps are append-only: a shipped step is never edited, a change adds a step.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE experiments (
+        id TEXT PRIMARY KEY,
+        name TEXT,
+        suite_id TEXT NOT NULL,
+        harness_name TEXT NOT NULL,
+        harness_version TEXT NOT NULL,
+        status TEXT NOT NULL,
+        outcome TEXT,
+        created_at TEXT NOT NULL,
+        finished_at TEXT,
+        document TEXT NOT NULL
+      );
+      CREATE INDEX experiments_by_time ON experiments (created_at);
+      CREATE INDEX experiments_by_harness ON experiments (harness_name, created_at);
+      CREATE INDEX experiments_by_suite ON experiments (suite_id, created_at);
+      CREATE TABLE records (
+        experiment_id TEXT NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        task_index INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (experiment_id, run_id)
+      );
+      CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);
+
+function userVersion(db: Database): number {
+  const version: unknown = db.pragma('user_version', { simple: true });
+  if (typeof version !== 'number') throw new HarnessEvalError('store', 'cannot read the schema version');
+  return version;
+}
+
+/**
+ * Brings the database up to SCHEMA_VERSION. Each step runs in an IMMEDIATE transaction and
+ * re-reads the version inside it, so two processes opening a new file at once apply it once.
+ */
+export function migrate(db: Database, file: string): void {
+  const found = userVersion(db);
+  if (found > SCHEMA_VERSION) {
+    throw new HarnessEvalError(
+      'store',
+      `${file} has schema version ${found}, newer than this HarnessEval understands (${SCHEMA_VERSION}); upgrade harnesseval`,
+    );
+  }
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= found) continue;
+    db.transaction(() => {
+      if (userVersion(db) >= migration.version) return;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

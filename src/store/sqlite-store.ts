@@ -1,0 +1,292 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import {
+  applyPatch,
+  checkExperiment,
+  checkRecord,
+  decodeExperiment,
+  decodeRecord,
+  encodeDocument,
+  splitExperiment,
+  taskIndexes,
+  taskIndexOf,
+} from './documents.ts';
+import { migrate } from './migrations.ts';
+import { secretRedactor } from './redact.ts';
+import {
+  DocumentRowSchema,
+  prepareStatements,
+  RecordRowSchema,
+  type Statements,
+  SUMMARY_COLUMNS,
+  toSummary,
+} from './sqlite-statements.ts';
+import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+
+export interface SqliteStoreOptions {
+  /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Fail with `not_found` instead of creating the file (read-only commands). */
+  readonly mustExist?: boolean;
+  /**
+   * `full` (default) fsyncs the WAL on every commit: a record survives power loss once
+   * `appendRecord` resolves, at the cost of one fsync (a few ms, blocking) per record.
+   * `normal` survives a crash of the process but not of the machine, and is several times faster.
+   */
+  readonly durability?: 'full' | 'normal';
+  /** Milliseconds to wait for another process's write lock (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+/**
+ * The default store: one SQLite file in WAL mode. One process writes while others read.
+ * `synchronous = FULL` makes every commit fsync the WAL, so a record is on disk when
+ * `appendRecord` resolves even if the machine loses power (NORMAL only survives a process crash).
+ */
+export class SqliteStore implements ExperimentStore {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #redact: (text: string) => string;
+  /** Task order per experiment: the suite never changes after creation, so it is read once. */
+  readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
+  readonly #statements: Statements;
+
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    this.path = path;
+    this.#redact = secretRedactor(options.env ?? process.env);
+    if (path !== ':memory:' && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
+    try {
+      this.#db = new Database(path, { fileMustExist: options.mustExist === true });
+    } catch (error) {
+      if (options.mustExist === true && /unable to open|does not exist/i.test(errorMessage(error)))
+        throw new HarnessEvalError('not_found', `no store at ${path}`, { cause: error });
+      throw new HarnessEvalError('store', `cannot open ${path}: ${errorMessage(error)}`, { cause: error });
+    }
+    try {
+      this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      this.#db.pragma('journal_mode = WAL');
+      // WAL + NORMAL: a committed trial survives the process being killed (what resume relies on)
+      // at ~1 ms per commit; FULL also survives power loss, at several ms of fsync per trial.
+      this.#db.pragma(options.durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+      this.#db.pragma('foreign_keys = ON');
+      migrate(this.#db, path);
+    } catch (error) {
+      this.#db.close();
+      if (HarnessEvalError.is(error)) throw error;
+      throw new HarnessEvalError('store', `cannot open ${path}: ${errorMessage(error)}`, { cause: error });
+    }
+    this.#statements = prepareStatements(this.#db);
+  }
+
+  async createExperiment(experiment: Experiment): Promise<void> {
+    const checked = checkExperiment(experiment);
+    const { document, records } = splitExperiment(checked);
+    const indexes = taskIndexes(document);
+    const recordRows = records.map((record) =>
+      this.#recordRow(checked.id, checkRecord(checked.id, record), indexes),
+    );
+    const documentText = encodeDocument(document, this.#redact, `experiment ${checked.id}`);
+    this.#write(`store experiment ${checked.id}`, () => {
+      this.#db
+        .transaction(() => {
+          if (this.#statements.experimentDocument.get(checked.id) !== undefined) {
+            throw new HarnessEvalError('store', `experiment ${checked.id} already exists in ${this.path}`, {
+              data: { experimentId: checked.id },
+            });
+          }
+          this.#statements.insertExperiment.run({
+            id: checked.id,
+            name: checked.name ?? null,
+            suite_id: checked.suite.id,
+            harness_name: checked.harness.name,
+            harness_version: checked.harness.version,
+            status: checked.status,
+            outcome: checked.outcome ?? null,
+            created_at: checked.created_at,
+            finished_at: checked.finished_at ?? null,
+            document: documentText,
+          });
+          for (const row of recordRows) this.#statements.upsertRecord.run(row);
+        })
+        .immediate();
+    });
+    this.#taskOrder.set(checked.id, indexes);
+  }
+
+  async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
+    const checked = checkRecord(experimentId, record);
+    const indexes = this.#taskOrderOf(experimentId);
+    const row = this.#recordRow(experimentId, checked, indexes);
+    // A single statement in autocommit mode is its own transaction, committed (and fsynced) on return.
+    this.#write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
+      this.#statements.upsertRecord.run(row);
+    });
+  }
+
+  async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
+    this.#write(`update experiment ${experimentId}`, () => {
+      this.#db
+        .transaction(() => {
+          const current = this.#readDocument(experimentId);
+          if (current === undefined) throw notFound(experimentId, this.path);
+          const next = checkExperiment({ ...applyPatch(current, patch), records: [] });
+          const { document } = splitExperiment(next);
+          this.#statements.updateExperiment.run({
+            id: experimentId,
+            status: next.status,
+            outcome: next.outcome ?? null,
+            finished_at: next.finished_at ?? null,
+            document: encodeDocument(document, this.#redact, `experiment ${experimentId}`),
+          });
+        })
+        .immediate();
+    });
+  }
+
+  async getExperiment(experimentId: string): Promise<Experiment | undefined> {
+    // One read transaction: the document and the records come from the same snapshot even while
+    // another process writes.
+    const snapshot = this.#db.transaction(() => {
+      const document = this.#readDocument(experimentId);
+      return document === undefined
+        ? undefined
+        : { document, rows: this.#statements.recordsInOrder.all(experimentId) };
+    });
+    return this.#read(() => {
+      const read = snapshot.deferred();
+      if (read === undefined) return undefined;
+      const experiment = read.document;
+      const records = read.rows.map((raw) => {
+        const row = RecordRowSchema.safeParse(raw);
+        if (!row.success)
+          throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+        return decodeRecord(row.data.document, experimentId, row.data.run_id);
+      });
+      return { ...experiment, records };
+    });
+  }
+
+  async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    const equal = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(`${column} = ?`);
+      params.push(value);
+    };
+    equal('e.harness_name', filter.harness);
+    equal('e.suite_id', filter.suite);
+    equal('e.status', filter.status);
+    if (filter.idPrefix !== undefined) {
+      // substr, not LIKE: ids may contain % or _.
+      where.push('substr(e.id, 1, ?) = ?');
+      params.push(filter.idPrefix.length, filter.idPrefix);
+    }
+    const limit = filter.limit === undefined ? '' : ' LIMIT ?';
+    if (filter.limit !== undefined) params.push(Math.max(0, Math.trunc(filter.limit)));
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM experiments e${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY e.created_at DESC, e.rowid DESC${limit}`;
+    return this.#read(() =>
+      this.#db
+        .prepare(sql)
+        .all(...params)
+        .map(toSummary),
+    );
+  }
+
+  async deleteExperiment(experimentId: string): Promise<boolean> {
+    this.#taskOrder.delete(experimentId);
+    return this.#write(`delete experiment ${experimentId}`, () => {
+      // Records go with it (ON DELETE CASCADE), in the same statement's transaction.
+      return this.#statements.deleteExperiment.run(experimentId).changes > 0;
+    });
+  }
+
+  /** The connection's storage settings, for diagnostics and tests. */
+  settings(): {
+    journal_mode: unknown;
+    synchronous: unknown;
+    busy_timeout: unknown;
+    schema_version: unknown;
+  } {
+    return this.#read(() => ({
+      journal_mode: this.#db.pragma('journal_mode', { simple: true }),
+      // 2 = FULL
+      synchronous: this.#db.pragma('synchronous', { simple: true }),
+      busy_timeout: this.#db.pragma('busy_timeout', { simple: true }),
+      schema_version: this.#db.pragma('user_version', { simple: true }),
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #taskOrderOf(experimentId: string): ReadonlyMap<string, number> {
+    const known = this.#taskOrder.get(experimentId);
+    if (known !== undefined) return known;
+    const experiment = this.#read(() => this.#readDocument(experimentId));
+    if (experiment === undefined) throw notFound(experimentId, this.path);
+    const indexes = taskIndexes(experiment);
+    this.#taskOrder.set(experimentId, indexes);
+    return indexes;
+  }
+
+  #readDocument(experimentId: string): Experiment | undefined {
+    const raw = this.#statements.experimentDocument.get(experimentId);
+    if (raw === undefined) return undefined;
+    const row = DocumentRowSchema.safeParse(raw);
+    if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
+    return decodeExperiment(row.data.document, experimentId);
+  }
+
+  #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>) {
+    return {
+      experiment_id: experimentId,
+      run_id: record.run_id,
+      task_id: record.task_id,
+      epoch: record.epoch,
+      task_index: taskIndexOf(indexes, record.task_id),
+      outcome: record.outcome,
+      document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+    };
+  }
+
+  #ensureOpen(): void {
+    if (!this.#db.open) throw new HarnessEvalError('store', `the store ${this.path} is closed`);
+  }
+
+  #read<T>(fn: () => T): T {
+    this.#ensureOpen();
+    try {
+      return fn();
+    } catch (error) {
+      if (HarnessEvalError.is(error)) throw error;
+      throw new HarnessEvalError('store', `cannot read ${this.path}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  #write<T>(action: string, fn: () => T): T {
+    this.#ensureOpen();
+    try {
+      return fn();
+    } catch (error) {
+      if (HarnessEvalError.is(error)) throw error;
+      throw new HarnessEvalError('store', `cannot ${action} in ${this.path}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+function notFound(experimentId: string, path: string): HarnessEvalError {
+  return new HarnessEvalError('not_found', `no experiment ${experimentId} in ${path}`, {
+    data: { experimentId },
+  });
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_FAILURE_ROWS, markdownCell, renderMarkdown } from '../../../src/reporters/markdown.ts';
+import { evaluation, experiment, mixedExperiment, NASTY, record } from './experiment-factory.ts';
+
+/** Splits a GFM table row into cells the way GitHub does: on `|` not preceded by a backslash. */
+function cells(row: string): string[] {
+  return row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+}
+
+function tables(markdown: string): string[][] {
+  const blocks: string[][] = [];
+  let current: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('|')) current.push(line);
+    else if (current.length > 0) {
+      blocks.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) blocks.push(current);
+  return blocks;
+}
+
+describe('markdown reporter', () => {
+  it('has a verdict, a metrics table with the interval, violations and failures', () => {
+    const md = renderMarkdown(mixedExperiment());
+    expect(md).toContain('## HarnessEval: Hello world × ref-agent@1.2.0');
+    expect(md).toContain('**FAIL** — 1/6 passed, 3 failed, 1 error, 1 pending');
+    expect(md).toContain('| success_rate | 80.0% | ±3.2% | [67.6%, 92.4%] | 25 |');
+    expect(md).toContain('- :x: success_rate 80.0% is below the minimum 90.0%');
+    expect(md).toContain('### Not passed (5)');
+    expect(md).not.toContain('greet-alice');
+  });
+
+  it('keeps every table row at its column count, whatever the cells hold', () => {
+    const md = renderMarkdown(mixedExperiment());
+    const found = tables(md);
+    expect(found).toHaveLength(2);
+    for (const table of found) {
+      const width = cells(table[0] ?? '').length;
+      for (const row of table) expect(cells(row), row).toHaveLength(width);
+    }
+  });
+
+  it('escapes pipes, newlines, HTML and control characters in cells', () => {
+    const md = renderMarkdown(mixedExperiment());
+    expect(md).toContain('left \\| right \\|\\| both');
+    expect(md).toContain('&lt;script&gt;');
+    expect(md).not.toContain('<script>');
+    expect(md).not.toContain('\u001b');
+    expect(md).toContain('contains: line one line two line three');
+  });
+
+  it('caps the failure list for a PR comment and says how many more there are', () => {
+    const records = Array.from({ length: 45 }, (_, i) =>
+      record({
+        task_id: `t${i}`,
+        outcome: 'fail',
+        evaluations: [evaluation({ passed: false, score: 0, explanation: NASTY.big })],
+      }),
+    );
+    const md = renderMarkdown(experiment({ records }));
+    const failures = tables(md)[0] ?? [];
+    expect(failures).toHaveLength(2 + MAX_FAILURE_ROWS);
+    expect(md).toContain(`…and ${45 - MAX_FAILURE_ROWS} more`);
+    expect(md.length).toBeLessThan(65_536);
+  });
+
+  it('has no failure section when everything passed', () => {
+    const md = renderMarkdown(experiment({ records: [record({ task_id: 'a', outcome: 'pass' })] }));
+    expect(md).toContain('**PASS** — 1/1 passed');
+    expect(md).not.toContain('Not passed');
+  });
+});
+
+describe('markdownCell', () => {
+  it('makes one safe line of any text', () => {
+    expect(markdownCell('a|b\nc\r\nd')).toBe('a\\|b c d');
+    expect(markdownCell('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
+    expect(markdownCell('`code|`')).toBe('\\`code\\|\\`');
+  });
+
+  it('cuts long text by code point, never leaving half an emoji', () => {
+    const cut = markdownCell('🎉'.repeat(500), 10);
+    expect(Array.from(cut)).toHaveLength(10);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

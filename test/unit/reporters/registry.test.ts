@@ -1,0 +1,111 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HarnessEvalError } from '../../../src/core/errors.ts';
+import { closestName } from '../../../src/reporters/did-you-mean.ts';
+import {
+  builtinReporters,
+  getReporter,
+  registerReporter,
+  reporterForFile,
+  reporterNames,
+} from '../../../src/reporters/registry.ts';
+import { mixedExperiment } from './experiment-factory.ts';
+
+describe('reporter registry', () => {
+  it('picks the reporter from the file extension, case-insensitively', () => {
+    expect(reporterForFile('out/results.json')).toBe('json');
+    expect(reporterForFile('out/results.jsonl')).toBe('jsonl');
+    expect(reporterForFile('out/results.CSV')).toBe('csv');
+    expect(reporterForFile('pr-comment.md')).toBe('markdown');
+    expect(reporterForFile('junit.xml')).toBe('junit');
+    expect(reporterForFile('summary.txt')).toBe('console');
+  });
+
+  it('refuses an unknown or missing extension with a usage error listing the known ones', () => {
+    for (const path of ['report.pdf', 'report']) {
+      try {
+        reporterForFile(path);
+        expect.unreachable();
+      } catch (error) {
+        expect(HarnessEvalError.is(error) && error.code).toBe('usage');
+        expect(String(error)).toContain('.xml (junit)');
+        expect(String(error)).toContain('--format');
+      }
+    }
+  });
+
+  it('creates every built-in reporter, each a v1 reporter under its own name', async () => {
+    for (const name of Object.keys(builtinReporters)) {
+      const reporter = await getReporter(name);
+      expect(reporter.specificationVersion).toBe('v1');
+      expect(reporter.name).toBe(name);
+      expect(reporter.extensions).toEqual(builtinReporters[name as keyof typeof builtinReporters].extensions);
+    }
+  });
+
+  it('suggests the closest name for a typo', async () => {
+    await expect(getReporter('junt')).rejects.toThrow(/unknown reporter "junt" \(did you mean "junit"\?\)/);
+    await expect(getReporter('mark')).rejects.toThrow(/did you mean "markdown"/);
+    await expect(getReporter('zzzzzz')).rejects.toThrow(
+      /^unknown reporter "zzzzzz"; known reporters: console/,
+    );
+  });
+
+  it('gives a fresh instance each time (streaming reporters hold per-run state)', async () => {
+    expect(await getReporter('jsonl')).not.toBe(await getReporter('jsonl'));
+  });
+
+  it('registers a user reporter that extensions and names then select', async () => {
+    registerReporter('tap', {
+      description: 'TAP',
+      extensions: ['.TAP'],
+      load: async () => ({
+        specificationVersion: 'v1',
+        name: 'tap',
+        extensions: ['.tap'],
+        report: async (e) => `1..${e.records.length}\n`,
+      }),
+    });
+    expect(reporterNames()).toContain('tap');
+    expect(reporterForFile('x.tap')).toBe('tap');
+    expect(await (await getReporter('tap')).report(mixedExperiment())).toBe('1..6\n');
+  });
+
+  it('refuses a duplicate name, a taken extension or an invalid name', () => {
+    const load = async () => getReporter('json');
+    expect(() => registerReporter('json', { description: '', extensions: ['.j2'], load })).toThrow(
+      /already registered/,
+    );
+    expect(() => registerReporter('json2', { description: '', extensions: ['.json'], load })).toThrow(
+      /\.json already selects the json reporter/,
+    );
+    expect(() => registerReporter('Bad Name', { description: '', extensions: [], load })).toThrow(
+      /invalid reporter name/,
+    );
+  });
+
+  it.each(Object.keys(builtinReporters))(
+    '%s writes its text to a destination in new folders',
+    async (name) => {
+      const dir = await mkdtemp(join(tmpdir(), 'he-registry-'));
+      const reporter = await getReporter(name);
+      const destination = join(dir, 'one', 'two', `report${reporter.extensions[0]}`);
+      const text = await reporter.report(mixedExperiment(), { destination });
+      expect(text.length).toBeGreaterThan(0);
+      expect(await readFile(destination, 'utf8')).toBe(text);
+    },
+  );
+});
+
+describe('closestName', () => {
+  it('finds typos and prefixes, and nothing for unrelated words', () => {
+    expect(closestName('jsn', ['json', 'jsonl', 'csv'])).toBe('json');
+    expect(closestName('jnuit', ['json', 'junit'])).toBe('junit');
+    expect(closestName('CSV', ['json', 'csv'])).toBe('csv');
+    expect(closestName('md', ['markdown', 'junit'])).toBe(undefined);
+    expect(closestName('mark', ['markdown', 'junit'])).toBe('markdown');
+    expect(closestName('html', ['json', 'csv'])).toBe(undefined);
+  });
+});

@@ -1,0 +1,209 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessEvalError } from '../../../src/core/errors.ts';
+import { defaultStorePath, openStore } from '../../../src/store/index.ts';
+import { exportExperiment } from '../../../src/store/json-io.ts';
+import { MemoryStore } from '../../../src/store/memory-store.ts';
+import { SCHEMA_VERSION } from '../../../src/store/migrations.ts';
+import { SqliteStore } from '../../../src/store/sqlite-store.ts';
+import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
+
+let dir = '';
+let count = 0;
+const fresh = () => {
+  count += 1;
+  return join(dir, `db-${count}`, 'harnesseval.db');
+};
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'harnesseval-sqlite-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function storeError(fn: () => unknown): Promise<HarnessEvalError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (HarnessEvalError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a HarnessEvalError');
+}
+
+describe('opening a SQLite store', () => {
+  it('creates the folder and file, in WAL mode with full fsync and the current schema', async () => {
+    const path = fresh();
+    const store = await openStore(path);
+    expect(store).toBeInstanceOf(SqliteStore);
+    await store.createExperiment(makeExperiment());
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+    if (!(store instanceof SqliteStore)) throw new Error('not sqlite');
+    // synchronous and busy_timeout are per connection, so ask the store's own.
+    expect(store.settings()).toEqual({
+      journal_mode: 'wal',
+      synchronous: 2,
+      busy_timeout: 5000,
+      schema_version: 1,
+    });
+    await store.close();
+  });
+
+  it('trades power-loss safety for speed only when asked (durability: normal)', async () => {
+    const store = new SqliteStore(fresh(), { durability: 'normal', busyTimeoutMs: 100 });
+    expect(store.settings()).toMatchObject({ synchronous: 1, busy_timeout: 100 });
+    await store.close();
+  });
+
+  it('keeps what was stored across close and reopen, and migrates only once', async () => {
+    const path = fresh();
+    const first = new SqliteStore(path);
+    await first.createExperiment(makeExperiment({ records: [makeRecord()] }));
+    await first.close();
+    const second = new SqliteStore(path);
+    expect((await second.getExperiment('exp-0001'))?.records).toHaveLength(1);
+    await second.close();
+  });
+
+  it('defaults to .harnesseval/harnesseval.db under the working folder', () => {
+    expect(defaultStorePath('/work/project')).toBe(join('/work/project', '.harnesseval', 'harnesseval.db'));
+  });
+
+  it('opens an in-memory store for :memory:', async () => {
+    const store = await openStore(':memory:');
+    expect(store).toBeInstanceOf(MemoryStore);
+    await store.close();
+  });
+
+  it('fails with not_found, creating nothing, when the file must exist and does not', async () => {
+    const path = join(dir, 'absent', 'harnesseval.db');
+    const error = await storeError(() => openStore(path, { mustExist: true }));
+    expect(error.code).toBe('not_found');
+    expect(existsSync(join(dir, 'absent'))).toBe(false);
+  });
+
+  it('fails with a store error on a file that is not a database', async () => {
+    const path = join(dir, 'garbage.db');
+    await writeFile(
+      path,
+      'this is not sqlite, just some text that is long enough to have a header'.repeat(10),
+    );
+    const error = await storeError(() => new SqliteStore(path));
+    expect(error.code).toBe('store');
+    expect(error.message).toContain(path);
+  });
+
+  it('refuses a file written by a newer schema version', async () => {
+    const path = fresh();
+    await mkdir(join(path, '..'), { recursive: true });
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    const error = await storeError(() => new SqliteStore(path));
+    expect(error.code).toBe('store');
+    expect(error.message).toMatch(/newer/);
+  });
+});
+
+describe('reading damaged rows', () => {
+  const damage = async (sql: string) => {
+    const path = fresh();
+    const store = new SqliteStore(path);
+    await store.createExperiment(
+      makeExperiment({ records: [makeRecord(), makeRecord({ task_id: 'bravo' })] }),
+    );
+    await store.close();
+    const raw = new Database(path);
+    raw.exec(sql);
+    raw.close();
+    return new SqliteStore(path);
+  };
+
+  it('names the experiment and run of a record that breaks the schema', async () => {
+    const store = await damage(
+      `UPDATE records SET document = '{"run_id":"bravo#0","outcome":"maybe"}' WHERE run_id = 'bravo#0'`,
+    );
+    const error = await storeError(() => store.getExperiment('exp-0001'));
+    await store.close();
+    expect(error.code).toBe('store');
+    expect(error.message).toContain('run bravo#0 of experiment exp-0001');
+    expect(error.message).toContain('outcome');
+  });
+
+  it('names the run of a record that is not JSON', async () => {
+    const store = await damage(`UPDATE records SET document = '{not json' WHERE run_id = 'alpha#0'`);
+    const error = await storeError(() => store.getExperiment('exp-0001'));
+    await store.close();
+    expect(error.code).toBe('store');
+    expect(error.message).toContain('run alpha#0 of experiment exp-0001');
+  });
+
+  it('names the experiment whose document is damaged', async () => {
+    const store = await damage(`UPDATE experiments SET document = '{"id":"exp-0001","status":"done"}'`);
+    const error = await storeError(() => store.getExperiment('exp-0001'));
+    expect(error.code).toBe('store');
+    expect(error.message).toContain('experiment exp-0001');
+    const append = await storeError(() => store.appendRecord('exp-0001', makeRecord({ task_id: 'charlie' })));
+    expect(append.code).toBe('store');
+    await store.close();
+  });
+
+  it('fails listing on a summary row with an unknown status', async () => {
+    const store = await damage(`UPDATE experiments SET status = 'exploded'`);
+    const error = await storeError(() => store.listExperiments());
+    await store.close();
+    expect(error.code).toBe('store');
+    expect(error.message).toContain('exp-0001');
+  });
+});
+
+describe('secrets on disk', () => {
+  it('never writes a secret environment value to the database files or an export', async () => {
+    const secret = 'ghp_Secr3tT0kenValue_XYZ';
+    const env = { GITHUB_TOKEN: secret };
+    const path = fresh();
+    const store = new SqliteStore(path, { env });
+    await store.createExperiment(
+      makeExperiment({
+        harness: {
+          name: 'h',
+          version: '1',
+          adapter: 'http',
+          options: { headers: { Authorization: `token ${secret}` } },
+          agents: [],
+          metadata: {},
+          schema_version: 1,
+        },
+      }),
+    );
+    await store.appendRecord(
+      'exp-0001',
+      makeRecord({ error: `401 for ${secret}`, outcome: 'error', output: { output: secret } }),
+    );
+    await store.updateExperiment('exp-0001', { metadata: { seen: secret } });
+    const exportFile = join(dir, 'secret-export.json');
+    await exportExperiment(store, 'exp-0001', exportFile, { env });
+    // Read the bytes while the connection is open (WAL holds the recent commits) and after close.
+    const bytesOf = async () => {
+      const folder = join(path, '..');
+      const files = await readdir(folder);
+      return Buffer.concat(await Promise.all(files.map((f) => readFile(join(folder, f)))));
+    };
+    const whileOpen = await bytesOf();
+    await store.close();
+    const afterClose = await bytesOf();
+    expect(whileOpen.includes('[REDACTED:GITHUB_TOKEN]')).toBe(true);
+    expect(whileOpen.includes(secret)).toBe(false);
+    expect(afterClose.includes(secret)).toBe(false);
+    const exported = await readFile(exportFile, 'utf8');
+    expect(exported).not.toContain(secret);
+    expect(exported).toContain('token [REDACTED:GITHUB_TOKEN]');
+  });
+});
