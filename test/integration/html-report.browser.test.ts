@@ -7,6 +7,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReporter } from '../../src/reporters/html/index.ts';
 import { demoExperiment, XSS_IMG, XSS_SCRIPT } from '../helpers/experiment-fixture.ts';
+import { mixedExperiment } from '../unit/reporters/experiment-factory.ts';
 
 // Debian's Chromium (`.ci/run` installs it): no browser download at test time.
 const CHROMIUM = '/usr/bin/chromium';
@@ -73,6 +74,10 @@ if (!existsSync(CHROMIUM)) {
         });
         page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
         page.on('request', (request) => requests.push(request.url()));
+        page.on('dialog', (dialog) => {
+          problems.push(`dialog: ${dialog.message()}`);
+          void dialog.dismiss();
+        });
       }
       await page.goto(url, { waitUntil: 'load' });
       return page;
@@ -195,6 +200,18 @@ if (!existsSync(CHROMIUM)) {
       // A string expression: the test's tsconfig has no DOM types.
       expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
       expect(await page.$$eval('img', (images) => images.length)).toBe(0);
+    });
+
+    it('renders the other reporters’ nasty strings (controls, bidi, emoji, markup) without errors', async () => {
+      const file = join(dir, 'mixed.html');
+      await htmlReporter.report(mixedExperiment(), { destination: file });
+      const page = await open(pathToFileURL(file).href);
+      for (const button of await page.$$('button[data-trial]')) await button.click();
+      expect(await page.isVisible('#trace-panel')).toBe(true);
+      expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+      expect(await page.$$eval('#trials tbody tr', (rows) => rows.length)).toBe(
+        mixedExperiment().records.length,
+      );
     });
   });
 }

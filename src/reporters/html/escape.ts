@@ -1,7 +1,12 @@
-/** Escapes text for HTML element content and quoted attribute values. */
+/**
+ * Escapes text for HTML element content and quoted attribute values. Lone surrogates become U+FFFD,
+ * as writing UTF-8 would do anyway, so the returned page and the written file are the same text.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c);
+  return text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c] ?? c).replace(LONE_SURROGATE, '\ufffd');
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const HTML_ENTITIES: Record<string, string> = {
   '&': '&amp;',

@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Experiment } from '../../core/experiment.ts';
+import { deliver } from '../destination.ts';
 import type { ReporterV1, ReportOptions } from '../types.ts';
 import { renderExperimentHtml } from './experiment-page.ts';
 
@@ -12,17 +11,17 @@ export { type IntervalBarInput, intervalBar } from './interval-bar.ts';
 export { type PageInput, type PageSection, renderPage } from './page.ts';
 export { metricCard, metricCardsSection } from './sections/metric-cards.ts';
 
-/** Writes the self-contained HTML report (`-o report.html`). */
-export const htmlReporter: ReporterV1 = {
-  specificationVersion: 'v1',
-  name: 'html',
-  extensions: ['.html', '.htm'],
-  async report(experiment: Experiment, options: ReportOptions = {}): Promise<string> {
-    const html = renderExperimentHtml(experiment);
-    if (options.destination !== undefined) {
-      await mkdir(dirname(options.destination), { recursive: true });
-      await writeFile(options.destination, html, 'utf8');
-    }
-    return html;
-  },
-};
+/** The self-contained HTML report (`-o report.html`): returns the page and writes it to a destination. */
+export function createHtmlReporter(): ReporterV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'html',
+    extensions: ['.html', '.htm'],
+    async report(experiment: Experiment, options?: ReportOptions): Promise<string> {
+      return deliver(renderExperimentHtml(experiment), options);
+    },
+  };
+}
+
+/** A ready instance; the reporter holds no state, so one can serve every run. */
+export const htmlReporter: ReporterV1 = createHtmlReporter();

@@ -15,7 +15,9 @@ import {
   truncateText,
 } from '../../../src/reporters/html/index.ts';
 import { OUTPUT_LIMIT } from '../../../src/reporters/html/trial-data.ts';
+import { getReporter, reporterForFile } from '../../../src/reporters/registry.ts';
 import { demoExperiment, trial, XSS_IMG, XSS_SCRIPT } from '../../helpers/experiment-fixture.ts';
+import { mixedExperiment } from './experiment-factory.ts';
 
 function pageData(html: string): {
   trials: { task_id: string; output: { text: string; omitted: number } }[];
@@ -31,8 +33,9 @@ describe('escapeHtml', () => {
     expect(escapeHtml('"><img src=x onerror=alert(1)>')).toBe('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
     expect(escapeHtml("it's & done")).toBe('it&#39;s &amp; done');
   });
-  it('leaves plain text alone', () => {
-    expect(escapeHtml('plain text 123')).toBe('plain text 123');
+  it('leaves plain text and surrogate pairs alone, replaces lone surrogates', () => {
+    expect(escapeHtml('plain text 123 😀')).toBe('plain text 123 😀');
+    expect(escapeHtml('a\ud800b\udc00c')).toBe('a\ufffdb\ufffdc');
   });
 });
 
@@ -174,7 +177,11 @@ describe('htmlReporter', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-  it('is selected by .html and .htm', () => {
+  it('is registered and selected by .html and .htm', async () => {
+    expect(reporterForFile('out/report.html')).toBe('html');
+    expect(reporterForFile('REPORT.HTM')).toBe('html');
+    const registered = await getReporter('html');
+    expect(await registered.report(demoExperiment())).toContain('<!doctype html>');
     expect(htmlReporter.name).toBe('html');
     expect(htmlReporter.extensions).toEqual(['.html', '.htm']);
     expect(htmlReporter.specificationVersion).toBe('v1');
@@ -183,7 +190,9 @@ describe('htmlReporter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'he-html-'));
     try {
       // A directory where the file should be.
-      await expect(htmlReporter.report(demoExperiment(), { destination: dir })).rejects.toThrow();
+      await expect(htmlReporter.report(demoExperiment(), { destination: dir })).rejects.toThrow(
+        /cannot write the report to/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -266,5 +275,12 @@ describe('charts', () => {
 describe('experiment fixture', () => {
   it('is a valid experiment', () => {
     expect(ExperimentSchema.safeParse(demoExperiment()).success).toBe(true);
+  });
+});
+
+describe('shared experiment factory', () => {
+  it('renders the other reporters’ mixed experiment', () => {
+    const page = renderExperimentHtml(mixedExperiment());
+    expect(page.match(/<tr data-outcome=/g)).toHaveLength(mixedExperiment().records.length);
   });
 });
