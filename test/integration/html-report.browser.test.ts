@@ -9,8 +9,9 @@ import { htmlReporter } from '../../src/reporters/html/index.ts';
 import { demoExperiment, XSS_IMG, XSS_SCRIPT } from '../helpers/experiment-fixture.ts';
 import { mixedExperiment } from '../unit/reporters/experiment-factory.ts';
 
-// Debian's Chromium (`.ci/run` installs it): no browser download at test time.
-const CHROMIUM = '/usr/bin/chromium';
+// Debian's Chromium (`.ci/run` installs it): no browser download at test time. The variable lets a
+// machine with Chromium elsewhere run the tests (and lets us check the missing-browser path).
+const CHROMIUM = process.env['HARNESSEVAL_CHROMIUM'] ?? '/usr/bin/chromium';
 const ARGS = [
   '--headless',
   '--no-sandbox',

@@ -10,6 +10,7 @@ export function formatNumber(value: number, digits = 3): string {
 }
 
 export function formatSeconds(seconds: number): string {
+  if (seconds === 0) return '0 s';
   if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
   if (seconds < 120) return `${formatNumber(seconds)} s`;
   return `${formatNumber(seconds / 60)} min`;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExperimentSchema } from '../../../src/core/experiment.ts';
+import { RunRecordSchema } from '../../../src/core/run-record.ts';
+import { formatLikeMetric } from '../../../src/reporters/html/format.ts';
 import {
   escapeHtml,
   histogram,
@@ -14,7 +16,7 @@ import {
   scatter,
   truncateText,
 } from '../../../src/reporters/html/index.ts';
-import { OUTPUT_LIMIT } from '../../../src/reporters/html/trial-data.ts';
+import { firstFailure, OUTPUT_LIMIT } from '../../../src/reporters/html/trial-data.ts';
 import { getReporter, reporterForFile } from '../../../src/reporters/registry.ts';
 import { demoExperiment, trial, XSS_IMG, XSS_SCRIPT } from '../../helpers/experiment-fixture.ts';
 import { mixedExperiment } from './experiment-factory.ts';
@@ -282,5 +284,49 @@ describe('shared experiment factory', () => {
   it('renders the other reporters’ mixed experiment', () => {
     const page = renderExperimentHtml(mixedExperiment());
     expect(page.match(/<tr data-outcome=/g)).toHaveLength(mixedExperiment().records.length);
+  });
+});
+
+describe('firstFailure', () => {
+  const base = RunRecordSchema.parse(trial({ task: 't', outcome: 'pass', score: 1 }));
+  it('is empty for a clean pass', () => {
+    expect(firstFailure(base)).toBe('');
+  });
+  it('prefers a failed evaluation, then a failed criterion, then the error', () => {
+    const failedEval = {
+      ...base,
+      evaluations: [{ ...base.evaluations[0]!, passed: false, explanation: 'no match' }],
+    };
+    expect(firstFailure(failedEval)).toBe('contains: no match');
+    const failedCriterion = {
+      ...base,
+      criteria: [{ ...base.criteria[0]!, status: 'error' as const, explanation: '' }],
+    };
+    expect(firstFailure(failedCriterion)).toBe('tests-pass: error');
+    expect(firstFailure({ ...base, error: 'timed out' })).toBe('timed out');
+    const judgeDown = { ...base, evaluations: [{ ...base.evaluations[0]!, error: 'judge unreachable' }] };
+    expect(firstFailure(judgeDown)).toBe('contains: judge unreachable');
+  });
+});
+
+describe('formatLikeMetric', () => {
+  const metric = (formatted_value: string, value: number | null, unit?: string) => ({
+    name: 'm',
+    value,
+    formatted_value,
+    direction: 'neutral' as const,
+    n: 1,
+    stderr: null,
+    ci95: null,
+    description: '',
+    details: {},
+    ...(unit === undefined ? {} : { unit }),
+  });
+  it('follows the style of the formatted value', () => {
+    expect(formatLikeMetric(metric('72.0%', 0.72), 0.051)).toBe('5.1%');
+    expect(formatLikeMetric(metric('72%', 72), 5.1)).toBe('5.1%');
+    expect(formatLikeMetric(metric('$0.12', 0.12), 0.034)).toBe('$0.03');
+    expect(formatLikeMetric(metric('1.5s', 1.5, 'seconds'), 0.25)).toBe('0.25 seconds');
+    expect(formatLikeMetric(metric('12', 12), 1234.5)).toBe('1,235');
   });
 });
