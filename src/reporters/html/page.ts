@@ -27,7 +27,8 @@ export interface PageInput {
  */
 export function renderPage(input: PageInput): string {
   const nonce = input.nonce ?? randomBytes(16).toString('base64');
-  const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; img-src data:`;
+  // base-uri and form-action are not covered by default-src; closing them too leaves no way out.
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; img-src data:; base-uri 'none'; form-action 'none'`;
   const sections = input.sections
     .map(
       (s) =>

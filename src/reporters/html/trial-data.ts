@@ -62,7 +62,10 @@ export function firstFailure(record: RunRecord): string {
 
 /** What the client script shows for one trial: plain JSON, text already cut to size. */
 export function trialData(record: RunRecord) {
-  const output: Truncated = truncateText(outputText(record.output), OUTPUT_LIMIT);
+  // Structured output is pretty-printed: the trace view is read by people.
+  const text =
+    typeof record.output.output === 'string' ? outputText(record.output) : json(record.output.output ?? '');
+  const output: Truncated = truncateText(text, OUTPUT_LIMIT);
   const error = record.error ?? record.output.error;
   return {
     run_id: record.run_id,

@@ -85,7 +85,7 @@ describe('renderExperimentHtml', () => {
     const nonce = /<script nonce="([^"]+)">/.exec(html)?.[1];
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
     expect(html).toContain(
-      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; img-src data:"`.replace(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; img-src data:; base-uri 'none'; form-action 'none'"`.replace(
         /'/g,
         '&#39;',
       ),
@@ -152,6 +152,14 @@ describe('renderExperimentHtml', () => {
     expect(big?.output.text).toHaveLength(OUTPUT_LIMIT);
     expect(big?.output.omitted).toBe(OUTPUT_LIMIT * 4);
     expect(page.length).toBeLessThan(OUTPUT_LIMIT * 3);
+  });
+
+  it('pretty-prints structured output for the trace view', () => {
+    const draft = trial({ task: 'obj', outcome: 'pass', score: 1 });
+    const page = renderExperimentHtml(
+      demoExperiment({ records: [{ ...draft, output: { output: { answer: '</script>', n: 1 } } }] }),
+    );
+    expect(pageData(page).trials[0]?.output.text).toBe('{\n  "answer": "</script>",\n  "n": 1\n}');
   });
 
   it('escapes hostile names in attributes and titles', () => {

@@ -26,7 +26,12 @@ export function experimentChartsSection(experiment: Experiment): string {
       y: r.scores['overall']!,
       label: `${r.task_id} #${r.epoch}: ${formatUsd(r.cost_usd)}, score ${r.scores['overall']!.toFixed(3)}`,
     })),
-    { title: 'Cost against overall score per trial', xLabel: 'cost (USD)', yLabel: 'overall score' },
+    {
+      title: 'Cost against overall score per trial',
+      xLabel: 'cost per trial',
+      yLabel: 'overall score',
+      formatX: formatUsd,
+    },
   );
   const latencyChart = histogram(latencies, {
     title: 'Distribution of trial latency',
