@@ -54,6 +54,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 th button{font:inherit;font-weight:600;background:none;border:0;color:inherit;cursor:pointer;padding:0}
 th[aria-sort=ascending] button::after{content:" \\25B2"}
 th[aria-sort=descending] button::after{content:" \\25BC"}
+td,pre{unicode-bidi:plaintext}
 td.explanation{max-width:480px;overflow-wrap:anywhere;color:var(--muted)}
 button.trace{font:inherit;color:var(--accent);background:none;border:0;cursor:pointer;padding:0;text-decoration:underline}
 #trace-panel{border:1px solid var(--line);border-radius:8px;padding:12px 16px;background:var(--card)}
