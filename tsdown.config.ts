@@ -23,6 +23,12 @@ export default defineConfig([
     outDir: 'dist/cli',
     dts: false,
     clean: true,
-    noExternal: ['zod', 'yaml', 'commander', 'jsonpath-rfc9535', 'regjsparser'],
+    noExternal: [
+      /^zod(\/|$)/,
+      /^yaml(\/|$)/,
+      /^commander(\/|$)/,
+      /^jsonpath-rfc9535(\/|$)/,
+      /^regjsparser(\/|$)/,
+    ],
   },
 ]);

@@ -1,7 +1,7 @@
 import type { Hash } from 'node:crypto';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { type EvalCaseV0, parseEvalCaseV0 } from './eval-case-v0.ts';
-import { readJsonl } from './jsonl.ts';
+import { type JsonlRecord, readJsonlBatches } from './jsonl.ts';
 import { assertFile } from './read-file.ts';
 
 export type EvalCaseRecord =
@@ -14,15 +14,19 @@ export type EvalCaseRecord =
  * `raw` is the parsed JSON (when the line is JSON), for checks that look past the schema.
  */
 export async function* streamEvalCases(path: string, hash?: Hash): AsyncGenerator<EvalCaseRecord> {
+  for await (const batch of streamEvalCaseBatches(path, hash)) yield* batch;
+}
+
+/** `streamEvalCases` a chunk at a time, for loops where a promise per record would dominate. */
+export async function* streamEvalCaseBatches(path: string, hash?: Hash): AsyncGenerator<EvalCaseRecord[]> {
   assertFile(path);
-  for await (const record of readJsonl(path, hash)) {
-    if (record.kind === 'error') {
-      yield { line: record.line, diagnostics: [record.diagnostic] };
-      continue;
-    }
-    const result = parseEvalCaseV0(record.value, { file: path, line: record.line, text: record.text });
-    yield result.ok
-      ? { line: record.line, value: result.value, raw: record.value }
-      : { line: record.line, diagnostics: result.diagnostics, raw: record.value };
-  }
+  for await (const batch of readJsonlBatches(path, hash)) yield batch.map((record) => toCase(path, record));
+}
+
+function toCase(path: string, record: JsonlRecord): EvalCaseRecord {
+  if (record.kind === 'error') return { line: record.line, diagnostics: [record.diagnostic] };
+  const result = parseEvalCaseV0(record.value, { file: path, line: record.line, text: record.text });
+  return result.ok
+    ? { line: record.line, value: result.value, raw: record.value }
+    : { line: record.line, diagnostics: result.diagnostics, raw: record.value };
 }

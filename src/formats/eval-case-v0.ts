@@ -51,8 +51,21 @@ export const EvalCaseV0Schema = z
 export type EvalCaseV0 = DeepReadonly<z.infer<typeof EvalCaseV0Schema>>;
 export type EvalCaseV0Input = z.input<typeof EvalCaseV0Schema>;
 
+// Datasets repeat the same patterns and paths many times; remember recent verdicts (bounded).
+const verdicts = new Map<string, string | undefined>();
+const MAX_VERDICTS = 1024;
+
 /** Why a regex or JSONPath expected output cannot be used, or undefined when it can. */
 export function expectedOutputProblem(type: 'regex' | 'jsonpath', expected: string): string | undefined {
+  const key = `${type}\u0000${expected}`;
+  if (verdicts.has(key)) return verdicts.get(key);
+  const verdict = checkExpectedOutput(type, expected);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): string | undefined {
   if (type === 'regex') {
     try {
       compileUserRegex(expected);
@@ -98,6 +111,20 @@ export function keyColumn(text: string | undefined, path: FieldPath): number {
 
 /** Validates one parsed JSON record; the value is deep-frozen. */
 export function parseEvalCaseV0(value: unknown, where: RecordLocation): CaseResult {
+  const result = validateRecord(value, where);
+  return result.ok ? { ok: true, value: deepFreeze(result.value) } : result;
+}
+
+/** Only the verdict, for validation that throws the value away (no copy is frozen). */
+export function checkEvalCaseV0(value: unknown, where: RecordLocation): readonly Diagnostic[] {
+  const result = validateRecord(value, where);
+  return result.ok ? [] : result.diagnostics;
+}
+
+function validateRecord(
+  value: unknown,
+  where: RecordLocation,
+): { ok: true; value: z.infer<typeof EvalCaseV0Schema> } | { ok: false; diagnostics: readonly Diagnostic[] } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     return {
@@ -108,7 +135,7 @@ export function parseEvalCaseV0(value: unknown, where: RecordLocation): CaseResu
     };
   }
   const result = EvalCaseV0Schema.safeParse(value, { reportInput: true });
-  if (result.success) return { ok: true, value: deepFreeze(result.data) };
+  if (result.success) return { ok: true, value: result.data };
   const locate: Locate = (path) => ({ line: where.line, col: keyColumn(where.text, path) });
   return { ok: false, diagnostics: issuesToDiagnostics(result.error.issues, where.file, locate) };
 }

@@ -17,6 +17,11 @@ const CR = 0x0d;
  * When `hash` is given, every byte read is fed to it.
  */
 export async function* readJsonl(file: string, hash?: Hash): AsyncGenerator<JsonlRecord> {
+  for await (const batch of readJsonlBatches(file, hash)) yield* batch;
+}
+
+/** The records of each chunk read (256 KiB) at once: one await per chunk rather than per line. */
+export async function* readJsonlBatches(file: string, hash?: Hash): AsyncGenerator<JsonlRecord[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let lineNumber = 0;
   let carry: Buffer | undefined;
@@ -25,18 +30,20 @@ export async function* readJsonl(file: string, hash?: Hash): AsyncGenerator<Json
     hash?.update(bytes);
     const buf = carry === undefined ? bytes : Buffer.concat([carry, bytes]);
     let start = 0;
+    const batch: JsonlRecord[] = [];
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
       lineNumber++;
       const record = decodeLine(file, lineNumber, buf.subarray(start, nl), decoder);
-      if (record !== undefined) yield record;
+      if (record !== undefined) batch.push(record);
       start = nl + 1;
     }
+    if (batch.length > 0) yield batch;
     carry = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
   }
   if (carry !== undefined) {
     lineNumber++;
     const record = decodeLine(file, lineNumber, carry, decoder);
-    if (record !== undefined) yield record;
+    if (record !== undefined) yield [record];
   }
 }
 

@@ -7,11 +7,11 @@ import type { Suite, SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import type { FileResult } from './benchmark.ts';
 import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
-import { streamEvalCases } from './eval-case-stream.ts';
-import { evalCaseToTask } from './eval-case-v0.ts';
+import { streamEvalCaseBatches } from './eval-case-stream.ts';
+import { checkEvalCaseV0, evalCaseToTask } from './eval-case-v0.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
-import { newSha256 } from './jsonl.ts';
-import { combinedHash, fileHash, readDocument } from './read-file.ts';
+import { newSha256, readJsonlBatches } from './jsonl.ts';
+import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
   /** Skip detection and read the file as this kind. */
@@ -57,6 +57,32 @@ async function headOf(path: string): Promise<string> {
 }
 
 /** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
+/** Validation only: each record is checked and dropped, so memory stays flat. */
+async function checkEvalCases(
+  file: string,
+): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
+  assertFile(file);
+  const diagnostics: Diagnostic[] = [];
+  let count = 0;
+  for await (const batch of readJsonlBatches(file)) {
+    for (const record of batch) {
+      if (record.kind === 'error') {
+        diagnostics.push(record.diagnostic);
+        continue;
+      }
+      const problems = checkEvalCaseV0(record.value, { file, line: record.line, text: record.text });
+      if (problems.length === 0) count++;
+      else diagnostics.push(...problems);
+    }
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
+  }
+  if (count === 0 && diagnostics.length === 0)
+    diagnostics.push(
+      located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
+    );
+  return { count, diagnostics };
+}
+
 async function loadEvalCases(
   file: string,
   keep: boolean,
@@ -66,28 +92,32 @@ async function loadEvalCases(
   const ids = new Map<string, number>();
   const hash = newSha256();
   let count = 0;
-  for await (const record of streamEvalCases(file, hash)) {
-    if ('diagnostics' in record) {
-      diagnostics.push(...record.diagnostics);
-      if (diagnostics.length > MAX_DIAGNOSTICS) break;
-      continue;
+  for await (const batch of streamEvalCaseBatches(file, hash)) {
+    for (const record of batch) {
+      if ('diagnostics' in record) {
+        diagnostics.push(...record.diagnostics);
+        continue;
+      }
+      count++;
+      // Duplicate ids only matter to a loaded suite; validation keeps memory flat (lint checks them).
+      if (!keep) continue;
+      const first = ids.get(record.value.case_id);
+      if (first !== undefined) {
+        diagnostics.push(
+          located(
+            file,
+            { line: record.line, col: 1 },
+            ['case_id'],
+            `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
+            'unique case ids',
+          ),
+        );
+        continue;
+      }
+      ids.set(record.value.case_id, record.line);
+      tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
     }
-    const first = ids.get(record.value.case_id);
-    if (first !== undefined) {
-      diagnostics.push(
-        located(
-          file,
-          { line: record.line, col: 1 },
-          ['case_id'],
-          `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
-          'unique case ids',
-        ),
-      );
-      continue;
-    }
-    ids.set(record.value.case_id, record.line);
-    count++;
-    if (keep) tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
   }
   if (count === 0 && diagnostics.length === 0)
     diagnostics.push(
@@ -123,14 +153,13 @@ async function loadAny(
 ): Promise<{ kind: FileKind | undefined; count: number; diagnostics: Diagnostic[]; loaded?: Loaded }> {
   const file = resolve(path);
   const display = path;
-  const { assertFile } = await import('./read-file.ts');
   assertFile(path);
   // The file as the user named it; files it references, relative to the working directory.
   const relabel = (ds: Diagnostic[]) =>
     ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
   if (kind === 'eval-case-v0') {
-    const r = await loadEvalCases(file, keep);
+    const r = keep ? await loadEvalCases(file, true) : await checkEvalCases(file);
     const suite =
       r.suite === undefined
         ? undefined

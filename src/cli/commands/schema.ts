@@ -23,7 +23,9 @@ async function runSchema(io: CliIO, opts: { out?: string }): Promise<void> {
     import('../../formats/detect.ts'),
   ]);
   if (opts.out === undefined) {
-    const all = Object.fromEntries(FILE_KINDS.map((kind) => [kind, jsonSchemaFor(kind)]));
+    const all = Object.fromEntries(
+      await Promise.all(FILE_KINDS.map(async (kind) => [kind, await jsonSchemaFor(kind)])),
+    );
     io.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
     return;
   }
@@ -33,7 +35,7 @@ async function runSchema(io: CliIO, opts: { out?: string }): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const kind of FILE_KINDS) {
     const path = join(dir, `${kind}.schema.json`);
-    await writeFile(path, `${JSON.stringify(jsonSchemaFor(kind), null, 2)}\n`);
+    await writeFile(path, `${JSON.stringify(await jsonSchemaFor(kind), null, 2)}\n`);
     io.stdout.write(`${join(opts.out, `${kind}.schema.json`)}\n`);
   }
 }

@@ -28,16 +28,16 @@ describe('detectFormat', () => {
 });
 
 describe('jsonSchemaFor', () => {
-  it.each(FILE_KINDS)('gives a JSON Schema for %s', (kind) => {
-    const schema = jsonSchemaFor(kind);
+  it.each(FILE_KINDS)('gives a JSON Schema for %s', async (kind) => {
+    const schema = await jsonSchemaFor(kind);
     expect(schema).toMatchObject({ $id: expect.stringContaining(kind), type: 'object' });
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 
-  it('states the eval case rules editors can check', () => {
+  it('states the eval case rules editors can check', async () => {
     const schema = z
       .object({ properties: z.record(z.string(), z.unknown()), required: z.array(z.string()) })
-      .parse(jsonSchemaFor('eval-case-v0'));
+      .parse(await jsonSchemaFor('eval-case-v0'));
     expect(schema.required).toEqual(
       expect.arrayContaining(['schema_version', 'case_id', 'prompt', 'provenance']),
     );

@@ -146,3 +146,17 @@ describe('invalid inputs give located diagnostics', () => {
     expect(r.diagnostics[50]?.message).toMatch(/more error\(s\) not shown/);
   });
 });
+
+describe('duplicate case ids', () => {
+  it('loadSuite rejects a dataset that reuses a case_id, at the second line', async () => {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const line = readFileSync('test/fixtures/seeds/hello-world-v0.jsonl', 'utf8').split('\n')[0] ?? '';
+    const file = `${mkdtempSync(`${tmpdir()}/dup-`)}/dup.jsonl`;
+    writeFileSync(file, `${line}\n${line}\n`);
+    const error = await loadSuite(file).catch((e: unknown) => e);
+    expect(HarnessEvalError.is(error) && error.diagnostics.map(formatDiagnostic)).toEqual([
+      `${file}:2:1: case_id: duplicate case_id "greet-alice-exact" (first on line 1) (expected unique case ids)`,
+    ]);
+  });
+});
