@@ -1,3 +1,10 @@
+/**
+ * The self-contained HTML report. A comparison or timeline page is built from the same parts:
+ * sections of escaped markup (`escapeHtml`, `metricCard`, `intervalBar`, `lineChart`, `histogram`,
+ * `scatter`) handed to `renderPage({ title, sections, data })`. Any `table[data-table]` with
+ * `th[data-sort]` headers and rows carrying `data-search` / `data-outcome` gets sorting and the
+ * filters from the page script; `data.trials` plus `button[data-trial=i]` opens a trace.
+ */
 import type { Experiment } from '../../core/experiment.ts';
 import { deliver } from '../destination.ts';
 import type { ReporterV1, ReportOptions } from '../types.ts';
