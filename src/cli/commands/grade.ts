@@ -8,7 +8,8 @@ import type { Grade } from '../../core/evaluation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
-import { escapeControl, truncate } from '../../util/terminal-text.ts';
+import { rubricForTask } from '../../scoring/rubric-lookup.ts';
+import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 
@@ -66,7 +67,7 @@ async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> 
       const record = records[i]!;
       if (flags.task !== undefined && record.task_id !== flags.task) continue;
       const task = suite.tasks.find((t) => t.id === record.task_id);
-      const rubric = suite.rubrics.find((r) => r.id === task?.rubric) ?? suite.rubrics[0];
+      const rubric = rubricForTask(suite, task);
       for (const criterion of record.criteria.filter(
         (c) => c.status === 'pending' && c.verification !== 'automated',
       )) {
@@ -163,15 +164,15 @@ async function describeTrial(
 ): Promise<string> {
   const parts = [
     `\n=== ${record.task_id}${record.epoch > 0 ? ` #${record.epoch}` : ''} — ${criterion}`,
-    input === undefined ? '' : `task: ${escapeControl(truncate(input, 2000))}`,
+    input === undefined ? '' : `task: ${escapeControlExcept(truncate(input, 2000), '\n\t')}`,
   ];
   if (record.workspace !== undefined && codebase !== undefined) {
     const { describeWorkspaceChanges } = await import('../../runner/workspace-changes.ts');
     parts.push(
-      `changes in ${record.workspace}:\n${escapeControl(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000))}`,
+      `changes in ${record.workspace}:\n${escapeControlExcept(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000), '\n\t')}`,
     );
   }
-  parts.push(`output:\n${escapeControl(truncate(outputText(record.output), 4000))}`);
+  parts.push(`output:\n${escapeControlExcept(truncate(outputText(record.output), 4000), '\n\t')}`);
   return `${parts.filter((p) => p !== '').join('\n')}\n`;
 }
 
