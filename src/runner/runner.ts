@@ -14,6 +14,7 @@ import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
+import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
@@ -23,6 +24,7 @@ import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
+import { priceTrial } from './cost.ts';
 import { TrialDeadlines } from './deadline.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
@@ -88,6 +90,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const agent =
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
+  const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
   // Subprocess and remote harnesses report through files; in-process ones through trackers.
   const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
   const traceFile = options.harness.options['trace_file'];
@@ -161,7 +164,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         env: {
           HARNESSEVAL_TRIAL: trial.key,
           HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
-          // Where a subprocess harness reports its events (and OTLP spans): collected after the trial.
+          // Where a subprocess harness appends its events (and finds its OTLP trace file name).
           ...telemetry?.env(),
         },
         ...(workspace === undefined ? {} : { workspace: workspace.path }),
@@ -200,6 +203,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         rubricWeights: rubricWeights(options.suite, trial.task),
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
+        prices,
       });
     } finally {
       deadline.dispose();
@@ -354,6 +358,7 @@ interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
+  readonly prices: PriceTable;
 }
 
 function harnessSummary(harness: HarnessConfig) {
@@ -391,7 +396,8 @@ const AssembledRecordSchema = RunRecordSchema.extend({
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
   const { output, judged } = input;
-  const trace = output.trace ?? emptyTrace();
+  const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
+  const trace = priced.trace;
   const { trace: _omit, ...outputWithoutTrace } = output;
   const errored = output.error !== undefined;
   const { scores, outcome } = scoreRecord({
@@ -406,9 +412,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics.tokens_in = output.usage.tokens_in;
     metrics.tokens_out = output.usage.tokens_out;
   }
-  const roleCost = trace.agent_calls.reduce((sum, c) => sum + (c.cost_usd ?? 0), 0);
-  const cost =
-    output.usage.cost_usd ?? (trace.agent_calls.some((c) => c.cost_usd !== undefined) ? roleCost : null);
+  const cost = priced.costUsd;
   const draft = {
     schema_version: 1,
     run_id: `${input.experimentId}:${input.trial.key}`,
@@ -428,6 +432,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: judged.criteria,
     metrics,
     by_role: breakdownByRole(trace),
+    metadata: priced.source === 'unknown' ? {} : { cost_source: priced.source },
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };
