@@ -4,7 +4,7 @@
  * Generic parts: `table[data-table]` gets sorting on `th[data-sort]` and the filters that name it
  * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial in `#trace-panel`.
  */
-export const CLIENT_SCRIPT = String.raw`(function () {
+export const CLIENT_SCRIPT = `(function () {
 'use strict';
 var dataNode = document.getElementById('data');
 var data = dataNode ? JSON.parse(dataNode.textContent || 'null') : null;
