@@ -1,6 +1,7 @@
 import type { Threshold } from '../core/suite.ts';
 import { formatMetricNumber } from '../scoring/metric-format.ts';
 import { relativeWorsening } from './delta.ts';
+import { formatPValue } from './format.ts';
 import type { Comparison, MetricComparison, RegressionViolation } from './types.ts';
 
 /** Values that equal a bound up to float rounding meet it (as `checkThresholds` does). */
@@ -70,7 +71,7 @@ function check(
     const pValue = delta?.paired?.p_value ?? null;
     if (beyond(worsening, limit, 'above') && (!threshold.require_significant || significant)) {
       const how = Number.isFinite(worsening) ? `${percent(worsening)} worse` : 'worse than a baseline of 0';
-      const test = pValue === null ? '' : `, p = ${pValue.toPrecision(2)}`;
+      const test = pValue === null ? '' : `, p = ${formatPValue(pValue)}`;
       violations.push({
         ...base,
         condition: 'max_regression',
