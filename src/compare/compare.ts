@@ -60,7 +60,7 @@ function resultFor(
   }
 }
 
-function valueOf(result: MetricResult | undefined): MetricValue {
+function metricValue(result: MetricResult | undefined): MetricValue {
   if (result === undefined) return { value: null, formatted_value: 'n/a', n: 0, ci95: null };
   return { value: result.value, formatted_value: result.formatted_value, n: result.n, ci95: result.ci95 };
 }
@@ -129,7 +129,7 @@ export function compareExperiments(
     const known = results.find((r) => r !== undefined);
     const direction: Direction = known?.direction ?? metric?.direction ?? 'neutral';
     const unit = known?.unit;
-    const values = results.map(valueOf);
+    const values = results.map(metricValue);
     const perTaskA = perTaskValues(metric, baseline);
     const deltas: MetricDelta[] = candidates.map((candidate, i) => {
       const base = values[0]?.value ?? null;
