@@ -5,6 +5,28 @@
 export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts';
 export * from './core/index.ts';
 export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
+export {
+  detectFormat,
+  type EvalCaseRecord,
+  type EvalCaseV0,
+  EvalCaseV0Schema,
+  evalCaseToTask,
+  FILE_KINDS,
+  type FileKind,
+  type FileReport,
+  jsonSchemaFor,
+  LINT_RULES,
+  type LoadOptions,
+  lintFile,
+  loadHarnessConfig,
+  loadRubric,
+  loadSuite,
+  loadTaskSpec,
+  parseEvalCaseV0,
+  safeLoadSuite,
+  streamEvalCases,
+  validateFile,
+} from './formats/index.ts';
 export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
 export type {
   ExperimentFilter,
@@ -25,3 +47,4 @@ export {
   resolveExperimentId,
   storeExperiment,
 } from './store/index.ts';
+export { analyzeRegex, type RegexSafety } from './util/regex-safety.ts';

@@ -1,264 +1,183 @@
-// regjsparser is CommonJS: Node gives it a default export only.
-import regjsparser, { type AstNode, type CharacterClassBody } from 'regjsparser';
-import { errorMessage } from '../core/errors.ts';
+import regjsparser, { type AstNode } from 'regjsparser';
+import { translateInlineFlags } from './regex-flags.ts';
 
 /**
- * A static check for patterns that can backtrack exponentially. It is conservative: it refuses
- * (1) an unbounded quantifier whose body holds another unbounded quantifier (`(a+)+`, `(\w+\s?)*`),
- * and (2) an unbounded quantifier over an alternation whose branches can start with the same
- * character, or can match nothing (`(a|a)*`, `(a|ab)*`). Some safe patterns such as `(ab|ac)*` or
- * `(\w+\s)*` are refused too; rewriting them is easy, a hung run is not.
- * Polynomial patterns (`.*x`, `a*a*b`) pass this check: callers must still bound the input and time.
+ * A static check for patterns that backtrack catastrophically (ReDoS). It flags the two shapes
+ * behind almost every real case:
+ * - a repeated group whose body holds an unbounded quantifier: `(a+)+`, `(a*)*`, `(\w+\s?)*`;
+ * - a repeated alternation whose branches can match the same text: `(a|a)*`, `(\w|\d)+`, `(a|aa)*`.
+ * It is conservative, not a proof: a pattern it calls safe can still be slow on huge inputs.
  */
-export function analyzeRegex(pattern: string, flags: string): { safe: boolean; reason?: string } {
+export interface RegexSafety {
+  readonly safe: boolean;
+  readonly reason?: string;
+}
+
+type Node = AstNode<{ lookbehind: true; namedGroups: true; unicodePropertyEscape: true; modifiers: true }>;
+
+/** A repetition count above this is treated like an unbounded one (`(a+){1,100}` explodes too). */
+const LARGE_REPEAT = 10;
+
+export function analyzeRegex(pattern: string, flags = ''): RegexSafety {
+  const t = translateInlineFlags(pattern, flags);
   let root: Node;
   try {
-    root = regjsparser.parse(pattern, flags, FEATURES);
+    root = regjsparser.parse(t.source, t.flags.replace(/[^imsuyv]/g, ''), {
+      lookbehind: true,
+      namedGroups: true,
+      unicodePropertyEscape: true,
+      modifiers: true,
+    }) as Node;
   } catch (error) {
-    return { safe: false, reason: `invalid regular expression: ${errorMessage(error)}` };
+    return {
+      safe: false,
+      reason: `invalid pattern, does not parse: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
-  const ignoreCase = flags.includes('i');
-  const problem = findProblem(root, ignoreCase);
-  return problem === undefined ? { safe: true } : { safe: false, reason: problem };
+  const reason = findDanger(root, t);
+  return reason === undefined ? { safe: true } : { safe: false, reason };
 }
 
-const FEATURES = {
-  lookbehind: true,
-  namedGroups: true,
-  unicodePropertyEscape: true,
-  unicodeSet: true,
-  modifiers: true,
-} as const;
-type Node = AstNode<typeof FEATURES>;
-
-/** Inclusive code point ranges, sorted and merged. */
-type CharSet = readonly (readonly [number, number])[];
-const MAX = 0x10ffff;
-const ANY: CharSet = [[0, MAX]];
-const EMPTY: CharSet = [];
-
-/** Repeats beyond this behave like an unbounded quantifier for backtracking blow-up. */
-const MANY = 16;
-
-function repeatsMany(node: Node): boolean {
-  return node.type === 'quantifier' && (node.max === undefined || node.max > MANY);
+function repeats(q: { max?: number | undefined }): boolean {
+  return q.max === undefined || q.max > LARGE_REPEAT;
 }
 
-function findProblem(node: Node, ignoreCase: boolean): string | undefined {
-  if (node.type === 'quantifier' && repeatsMany(node)) {
-    const body = node.body[0];
-    const inner = findUnboundedQuantifier(body);
-    if (inner !== undefined) {
-      return `nested quantifier: "${inner}" is repeated by "${node.raw}" (exponential backtracking)`;
-    }
-    const overlap = overlappingAlternation(body, ignoreCase);
-    if (overlap !== undefined) {
-      return `repeated alternation "${node.raw}" has branches that can match the same text (${overlap})`;
-    }
-  }
-  for (const child of childrenOf(node)) {
-    const problem = findProblem(child, ignoreCase);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
-}
-
-function childrenOf(node: Node): readonly Node[] {
+function children(node: Node): Node[] {
   switch (node.type) {
     case 'alternative':
     case 'disjunction':
     case 'group':
     case 'quantifier':
-      return node.body;
+      return node.body as Node[];
     default:
       return [];
   }
 }
 
-function findUnboundedQuantifier(node: Node): string | undefined {
-  if (repeatsMany(node)) return node.raw;
-  for (const child of childrenOf(node)) {
-    const found = findUnboundedQuantifier(child);
+function containsUnbounded(node: Node): Node | undefined {
+  for (const child of children(node)) {
+    if (child.type === 'quantifier' && child.max === undefined) return child;
+    const inner = containsUnbounded(child);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+function findDanger(node: Node, t: { source: string; flags: string }): string | undefined {
+  if (node.type === 'quantifier' && repeats(node)) {
+    const outer = node.raw;
+    const inner = containsUnbounded(node);
+    if (inner !== undefined) return `nested quantifier: ${inner.raw} is repeated by ${outer}`;
+    const alternation = unwrapDisjunction(node.body[0] as Node);
+    const empty = alternation?.find((branch) => nullable(branch));
+    if (empty !== undefined)
+      return `repeated alternation with a branch that can match nothing (${empty.raw || 'empty'}) in ${outer}`;
+    if (alternation !== undefined) {
+      const overlap = overlappingBranches(alternation, t);
+      if (overlap !== undefined)
+        return `repeated alternation with overlapping branches ${overlap} in ${outer}`;
+    }
+  }
+  for (const child of children(node)) {
+    const found = findDanger(child, t);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** The branches of the alternation directly under `node` (through groups), if any overlap. */
-function overlappingAlternation(node: Node, ignoreCase: boolean): string | undefined {
-  let current: Node = node;
-  while (current.type === 'group' || current.type === 'alternative') {
-    if (current.body.length !== 1 || current.body[0] === undefined) return undefined;
-    current = current.body[0];
-  }
-  if (current.type !== 'disjunction') return undefined;
-  const branches = current.body;
-  for (let i = 0; i < branches.length; i++) {
-    const a = branches[i]!;
-    if (nullable(a)) return `"${a.raw}" can match the empty string`;
-    for (let j = i + 1; j < branches.length; j++) {
-      const b = branches[j]!;
-      if (intersects(firstSet(a, ignoreCase), firstSet(b, ignoreCase))) {
-        return `"${a.raw}" and "${b.raw}" can start with the same character`;
-      }
-    }
-  }
-  return undefined;
-}
-
+/** Whether a node can match the empty string (then repeating it can split input in endless ways). */
 function nullable(node: Node): boolean {
   switch (node.type) {
-    case 'alternative':
-      return node.body.every(nullable);
-    case 'disjunction':
-      return node.body.some(nullable);
-    case 'group':
-      return node.behavior === 'normal' || node.behavior === 'ignore' ? node.body.every(nullable) : true;
     case 'quantifier':
-      return node.min === 0 || nullable(node.body[0]);
+      return node.min === 0 || nullable(node.body[0] as Node);
+    case 'alternative':
+      return (node.body as Node[]).every(nullable);
+    case 'disjunction':
+      return (node.body as Node[]).some(nullable);
+    case 'group':
+      return (node.body as Node[]).every(nullable);
     case 'anchor':
-    case 'reference':
       return true;
     default:
       return false;
   }
 }
 
-/** Characters that can start a match of `node` (an over-approximation). */
-function firstSet(node: Node, ignoreCase: boolean): CharSet {
-  switch (node.type) {
-    case 'alternative':
-    case 'group': {
-      if (node.type === 'group' && node.behavior !== 'normal' && node.behavior !== 'ignore') return EMPTY;
-      let set: CharSet = EMPTY;
-      for (const part of node.body) {
-        set = union(set, firstSet(part, ignoreCase));
-        if (!nullable(part)) break;
-      }
-      return set;
+function unwrapDisjunction(node: Node): Node[] | undefined {
+  if (node.type === 'disjunction') return node.body as Node[];
+  if (node.type === 'group' && node.body.length === 1) return unwrapDisjunction(node.body[0] as Node);
+  return undefined;
+}
+
+/** The literal text a branch matches, when it is a plain string of characters. */
+function literalText(node: Node): string | undefined {
+  if (node.type === 'value') return String.fromCodePoint(node.codePoint);
+  if (node.type === 'alternative') {
+    let text = '';
+    for (const part of node.body as Node[]) {
+      const piece = literalText(part);
+      if (piece === undefined) return undefined;
+      text += piece;
     }
-    case 'disjunction':
-      return node.body.reduce<CharSet>((set, branch) => union(set, firstSet(branch, ignoreCase)), EMPTY);
-    case 'quantifier':
-      return node.max === 0 ? EMPTY : firstSet(node.body[0], ignoreCase);
-    case 'value':
-      return withCase([[node.codePoint, node.codePoint]], ignoreCase);
-    case 'characterClass': {
-      const set = node.body.reduce<CharSet>((acc, item) => union(acc, classItemSet(item)), EMPTY);
-      return node.negative ? complement(withCase(set, ignoreCase)) : withCase(set, ignoreCase);
+    return text;
+  }
+  return undefined;
+}
+
+function isSingleChar(node: Node): boolean {
+  return (
+    node.type === 'value' ||
+    node.type === 'characterClass' ||
+    node.type === 'characterClassEscape' ||
+    node.type === 'dot' ||
+    node.type === 'unicodePropertyEscape'
+  );
+}
+
+/** Two single-character matchers overlap when some character (Latin-1 is enough in practice) matches both. */
+function singleCharsOverlap(a: Node, b: Node, flags: string): boolean {
+  const cleanFlags = flags.replace(/[^imsuv]/g, '');
+  const ra = new RegExp(`^(?:${a.raw})$`, cleanFlags);
+  const rb = new RegExp(`^(?:${b.raw})$`, cleanFlags);
+  for (let code = 0; code < 256; code++) {
+    const ch = String.fromCharCode(code);
+    if (ra.test(ch) && rb.test(ch)) return true;
+  }
+  for (const node of [a, b]) {
+    if (node.type === 'value') {
+      const ch = String.fromCodePoint(node.codePoint);
+      if (ra.test(ch) && rb.test(ch)) return true;
     }
-    case 'characterClassEscape':
-      return escapeSet(node.value);
-    case 'anchor':
-      return EMPTY;
-    default:
-      // dot, backreferences, unicode properties, nested classes: anything.
-      return ANY;
-  }
-}
-
-function classItemSet(item: CharacterClassBody): CharSet {
-  switch (item.type) {
-    case 'value':
-      return [[item.codePoint, item.codePoint]];
-    case 'characterClassRange':
-      return [[item.min.codePoint, item.max.codePoint]];
-    case 'characterClassEscape':
-      return escapeSet(item.value);
-    default:
-      return ANY;
-  }
-}
-
-const DIGIT: CharSet = [[0x30, 0x39]];
-const WORD: CharSet = normalize([
-  [0x30, 0x39],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-]);
-const SPACE: CharSet = normalize([
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-]);
-
-function escapeSet(value: 'd' | 'D' | 'w' | 'W' | 's' | 'S'): CharSet {
-  switch (value) {
-    case 'd':
-      return DIGIT;
-    case 'D':
-      return complement(DIGIT);
-    case 'w':
-      return WORD;
-    case 'W':
-      return complement(WORD);
-    case 's':
-      return SPACE;
-    case 'S':
-      return complement(SPACE);
-  }
-}
-
-/** Adds the other case of ASCII letters; enough for an over-approximation of overlap. */
-function withCase(set: CharSet, ignoreCase: boolean): CharSet {
-  if (!ignoreCase) return set;
-  const extra: [number, number][] = [];
-  for (const [lo, hi] of set) {
-    for (const [from, to, shift] of [
-      [0x41, 0x5a, 32],
-      [0x61, 0x7a, -32],
-    ] as const) {
-      const a = Math.max(lo, from);
-      const b = Math.min(hi, to);
-      if (a <= b) extra.push([a + shift, b + shift]);
-    }
-  }
-  return union(set, extra);
-}
-
-function normalize(ranges: readonly (readonly [number, number])[]): CharSet {
-  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
-  const merged: [number, number][] = [];
-  for (const [lo, hi] of sorted) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
-    else merged.push([lo, hi]);
-  }
-  return merged;
-}
-
-function union(a: CharSet, b: CharSet): CharSet {
-  return normalize([...a, ...b]);
-}
-
-function complement(set: CharSet): CharSet {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [lo, hi] of set) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = hi + 1;
-  }
-  if (next <= MAX) out.push([next, MAX]);
-  return out;
-}
-
-function intersects(a: CharSet, b: CharSet): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const [alo, ahi] = a[i]!;
-    const [blo, bhi] = b[j]!;
-    if (alo <= bhi && blo <= ahi) return true;
-    if (ahi < bhi) i++;
-    else j++;
   }
   return false;
+}
+
+function overlappingBranches(branches: Node[], t: { flags: string }): string | undefined {
+  const ignoreCase = t.flags.includes('i');
+  for (let i = 0; i < branches.length; i++) {
+    for (let j = i + 1; j < branches.length; j++) {
+      const a = branches[i] as Node;
+      const b = branches[j] as Node;
+      const pair = `${a.raw}|${b.raw}`;
+      if (a.raw === b.raw) return pair;
+      const sa = literalText(a);
+      const sb = literalText(b);
+      if (sa !== undefined && sb !== undefined) {
+        // Two words can split one string two ways exactly when they commute (both powers of one word).
+        const [x, y] = ignoreCase ? [sa.toLowerCase(), sb.toLowerCase()] : [sa, sb];
+        if (x + y === y + x) return pair;
+        continue;
+      }
+      const ca = singleCharOf(a);
+      const cb = singleCharOf(b);
+      if (ca !== undefined && cb !== undefined && singleCharsOverlap(ca, cb, t.flags)) return pair;
+    }
+  }
+  return undefined;
+}
+
+function singleCharOf(node: Node): Node | undefined {
+  if (isSingleChar(node)) return node;
+  if (node.type === 'alternative' && node.body.length === 1) return singleCharOf(node.body[0] as Node);
+  return undefined;
 }

@@ -146,7 +146,10 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   const stdoutReporters: ReporterV1[] = [];
   try {
     for (const out of flags.output)
-      fileReporters.push({ reporter: await getReporter(reporterForFile(out)), destination: resolve(io.cwd, out) });
+      fileReporters.push({
+        reporter: await getReporter(reporterForFile(out)),
+        destination: resolve(io.cwd, out),
+      });
     for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
       stdoutReporters.push(await getReporter(name));
   } catch (error) {

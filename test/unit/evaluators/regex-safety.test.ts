@@ -8,7 +8,6 @@ describe('analyzeRegex', () => {
     '(\\w+\\s?)*',
     '(?:x+y?)+$',
     '(a|a)*',
-    '(a|ab)*',
     '(\\d|[0-9a-f])+',
     '(a|b?)+',
     '(x+){2,}',
@@ -28,6 +27,8 @@ describe('analyzeRegex', () => {
     '[a-z]+(?=x)',
     'a{2,5}',
     '(ab)+',
+    // `a` and `ab` do not commute, so every string splits into them at most one way: linear.
+    '(a|ab)*',
     '^(?:[^"\\\\]|\\\\.)*$',
   ])('accepts %s', (pattern) => {
     expect(analyzeRegex(pattern, '')).toEqual({ safe: true });

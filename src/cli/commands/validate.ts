@@ -1,0 +1,87 @@
+import { Option } from 'commander';
+import type { CliIO } from '../io.ts';
+import type { RegisterCommand } from './index.ts';
+
+const NOUN: Record<string, string> = {
+  'eval-case-v0': 'cases',
+  benchmark: 'tests',
+  suite: 'tasks',
+  'task-spec': 'task',
+  rubric: 'dimensions',
+  harness: 'adapter config',
+};
+
+const EXAMPLES = `
+Examples:
+  $ harnesseval validate examples/hello-world/datasets/hello-world-v0.jsonl
+  $ harnesseval validate suites/product-dev/suite.yaml benchmarks/support.yaml
+  $ harnesseval validate cases.jsonl --format json
+  $ harnesseval validate my-harness.yaml --as harness
+
+Exit status: 0 all valid, 1 invalid content or a missing file, 2 wrong usage.`;
+
+export const register: RegisterCommand = (program, io) => {
+  program
+    .command('validate')
+    .description('check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config)')
+    .argument('<files...>', 'files to validate')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--as <kind>', 'read every file as this kind instead of detecting it').choices([
+        'eval-case-v0',
+        'benchmark',
+        'suite',
+        'task-spec',
+        'rubric',
+        'harness',
+      ]),
+    )
+    .addHelpText('after', EXAMPLES)
+    .action(async (files: string[], opts: { format: string; as?: string }) => runValidate(io, files, opts));
+};
+
+async function runValidate(io: CliIO, files: string[], opts: { format: string; as?: string }): Promise<void> {
+  const [{ validateFile }, { isFileKind }, { formatDiagnostic }, { HarnessEvalError }, { CliExit, EXIT }] =
+    await Promise.all([
+      import('../../formats/load.ts'),
+      import('../../formats/detect.ts'),
+      import('../../core/diagnostic.ts'),
+      import('../../core/errors.ts'),
+      import('../exit.ts'),
+    ]);
+  const format = opts.as !== undefined && isFileKind(opts.as) ? opts.as : undefined;
+  const reports = [];
+  let failed = false;
+  for (const file of files) {
+    try {
+      const report = await validateFile(file, format === undefined ? {} : { format });
+      const ok = report.diagnostics.length === 0;
+      failed ||= !ok;
+      reports.push({
+        file,
+        kind: report.kind ?? null,
+        ok,
+        count: report.count,
+        diagnostics: report.diagnostics,
+      });
+      if (opts.format === 'json') continue;
+      if (ok)
+        io.stdout.write(
+          `OK ${file}: ${report.count} ${NOUN[report.kind ?? ''] ?? 'items'} (${report.kind})\n`,
+        );
+      else {
+        for (const d of report.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+        io.stdout.write(`FAIL ${file}: ${report.diagnostics.length} error(s)\n`);
+      }
+    } catch (error) {
+      if (!HarnessEvalError.is(error) || error.code === 'internal') throw error;
+      failed = true;
+      const d = { file, line: 0, col: 0, path: '', message: error.message, severity: 'error' as const };
+      reports.push({ file, kind: null, ok: false, count: 0, diagnostics: [d] });
+      if (opts.format !== 'json') io.stderr.write(`harnesseval: ${error.message}\n`);
+    }
+  }
+  if (opts.format === 'json')
+    io.stdout.write(`${JSON.stringify({ ok: !failed, files: reports }, null, 2)}\n`);
+  if (failed) throw new CliExit(EXIT.failure);
+}

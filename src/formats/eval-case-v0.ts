@@ -1,0 +1,209 @@
+import jsonPathParse from 'jsonpath-rfc9535/parser';
+import { z } from 'zod';
+import type { Diagnostic } from '../core/diagnostic.ts';
+import type { Criterion, Task } from '../core/task.ts';
+import { DifficultySchema, SourceTypeSchema } from '../core/task.ts';
+import { compileUserRegex } from '../util/regex-flags.ts';
+import { type DeepReadonly, deepFreeze } from './freeze.ts';
+import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
+
+/** The seed-003 schema version; the only one this schema accepts. */
+export const EVAL_CASE_SCHEMA_VERSION = 'v0';
+/** Every schema version of eval cases this release knows, oldest first. */
+export const KNOWN_EVAL_CASE_VERSIONS = ['v0'] as const;
+
+export const CASE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,63}$/;
+
+export const ExpectedOutputTypeSchema = z.enum(['exact', 'regex', 'jsonpath']);
+
+/**
+ * Seed 003 `EvalCase` v0, rule for rule. Beyond the seed: a regex must compile (a leading
+ * `(?i)`-style group counts as flags) and a JSONPath must parse under RFC 9535.
+ */
+export const EvalCaseV0Schema = z
+  .object({
+    schema_version: z.literal(EVAL_CASE_SCHEMA_VERSION),
+    case_id: z.string().regex(CASE_ID_PATTERN),
+    prompt: z.string().min(1),
+    tool_name: z.string(),
+    expected_output_type: ExpectedOutputTypeSchema,
+    expected_output: z.string().nullable().default(null),
+    difficulty: DifficultySchema,
+    provenance: z.object({ author: z.string(), source_type: SourceTypeSchema }).strict(),
+    version: z.number().int().min(1),
+    tags: z.array(z.string()).default([]),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.expected_output_type === 'exact') return;
+    if (c.expected_output === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expected_output'],
+        message: `expected_output must not be null when expected_output_type is "${c.expected_output_type}"`,
+      });
+      return;
+    }
+    const problem = expectedOutputProblem(c.expected_output_type, c.expected_output);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['expected_output'], message: problem });
+  });
+
+export type EvalCaseV0 = DeepReadonly<z.infer<typeof EvalCaseV0Schema>>;
+export type EvalCaseV0Input = z.input<typeof EvalCaseV0Schema>;
+
+// Datasets repeat the same patterns and paths many times; remember recent verdicts (bounded).
+const verdicts = new Map<string, string | undefined>();
+const MAX_VERDICTS = 1024;
+
+/** Why a regex or JSONPath expected output cannot be used, or undefined when it can. */
+export function expectedOutputProblem(type: 'regex' | 'jsonpath', expected: string): string | undefined {
+  const key = `${type}\u0000${expected}`;
+  if (verdicts.has(key)) return verdicts.get(key);
+  const verdict = checkExpectedOutput(type, expected);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): string | undefined {
+  if (type === 'regex') {
+    try {
+      compileUserRegex(expected);
+      return undefined;
+    } catch (error) {
+      return `regex does not compile: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  try {
+    jsonPathParse(expected);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return `JSONPath does not parse (RFC 9535): ${message}`;
+  }
+}
+
+export type CaseResult =
+  | { readonly ok: true; readonly value: EvalCaseV0 }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** Where a record sits: the JSONL line, and the line's text to find a key's column in. */
+export interface RecordLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly text?: string;
+}
+
+/** Column of the last key of `path` in a one-line JSON record (1 when it cannot be found cheaply). */
+export function keyColumn(text: string | undefined, path: FieldPath): number {
+  if (text === undefined) return 1;
+  let from = 0;
+  let col = 1;
+  for (const key of path) {
+    if (typeof key !== 'string') continue;
+    const at = text.indexOf(`"${key}"`, from);
+    if (at < 0) return col;
+    col = at + 1;
+    from = at + key.length + 2;
+  }
+  return col;
+}
+
+/** Validates one parsed JSON record; the value is deep-frozen. */
+export function parseEvalCaseV0(value: unknown, where: RecordLocation): CaseResult {
+  const result = validateRecord(value, where);
+  return result.ok ? { ok: true, value: deepFreeze(result.value) } : result;
+}
+
+/** Only the verdict, for validation that throws the value away (no copy is frozen). */
+export function checkEvalCaseV0(value: unknown, where: RecordLocation): readonly Diagnostic[] {
+  const result = validateRecord(value, where);
+  return result.ok ? [] : result.diagnostics;
+}
+
+function validateRecord(
+  value: unknown,
+  where: RecordLocation,
+): { ok: true; value: z.infer<typeof EvalCaseV0Schema> } | { ok: false; diagnostics: readonly Diagnostic[] } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    return {
+      ok: false,
+      diagnostics: [
+        located(where.file, { line: where.line, col: 1 }, [], `got ${got}`, 'a JSON object (an eval case)'),
+      ],
+    };
+  }
+  const result = EvalCaseV0Schema.safeParse(value, { reportInput: true });
+  if (result.success) return { ok: true, value: result.data };
+  const locate: Locate = (path) => ({ line: where.line, col: keyColumn(where.text, path) });
+  return { ok: false, diagnostics: issuesToDiagnostics(result.error.issues, where.file, locate) };
+}
+
+/**
+ * The canonical Task of a case: the tool must be called (`tool-called`) and, unless the case is
+ * an `exact` case with no expected output, the output must match (`expected-output`).
+ */
+export function evalCaseToTask(c: EvalCaseV0, where: RecordLocation): Task {
+  const criteria: Criterion[] = [
+    {
+      id: 'tool-called',
+      description: `the agent calls ${c.tool_name}`,
+      type: 'functional',
+      verification: 'automated',
+      evaluator: { name: 'tool_called', options: { required: [c.tool_name] }, negate: false },
+      weight: 1,
+    },
+  ];
+  const output = expectedOutputCriterion(c);
+  if (output !== undefined) criteria.push(output);
+  return {
+    id: c.case_id,
+    input: c.prompt,
+    ...(c.expected_output === null ? {} : { expected: c.expected_output }),
+    criteria,
+    evaluators: [],
+    tags: [...c.tags],
+    difficulty: c.difficulty,
+    weight: 1,
+    provenance: { author: c.provenance.author, source_type: c.provenance.source_type },
+    files: {},
+    metadata: {
+      schema_version: c.schema_version,
+      version: c.version,
+      tool_name: c.tool_name,
+      expected_output_type: c.expected_output_type,
+    },
+    source: { file: where.file, line: where.line },
+  };
+}
+
+function expectedOutputCriterion(c: EvalCaseV0): Criterion | undefined {
+  const expected = c.expected_output;
+  if (expected === null) return undefined;
+  const base = { id: 'expected-output', type: 'functional', verification: 'automated' as const, weight: 1 };
+  switch (c.expected_output_type) {
+    case 'exact':
+      return {
+        ...base,
+        description: `the output is exactly ${JSON.stringify(expected)}`,
+        evaluator: { name: 'exact_match', options: { expected }, negate: false },
+      };
+    case 'regex':
+      return {
+        ...base,
+        description: `the output matches /${expected}/`,
+        evaluator: { name: 'regex', options: { pattern: expected }, negate: false },
+      };
+    case 'jsonpath':
+      return {
+        ...base,
+        description: `the structured output has ${expected}`,
+        evaluator: { name: 'jsonpath', options: { path: expected }, negate: false },
+      };
+    default: {
+      const never: never = c.expected_output_type;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,345 @@
+import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
+import type { Diagnostic } from '../core/diagnostic.ts';
+import { HarnessEvalError, type Result } from '../core/errors.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
+import type { Rubric } from '../core/rubric.ts';
+import type { Suite, SuiteFormat } from '../core/suite.ts';
+import type { Task } from '../core/task.ts';
+import type { FileResult } from './benchmark.ts';
+import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
+import { streamEvalCaseBatches } from './eval-case-stream.ts';
+import { checkEvalCaseV0, evalCaseToTask } from './eval-case-v0.ts';
+import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
+import { newSha256, readJsonlBatches } from './jsonl.ts';
+import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
+
+export interface LoadOptions {
+  /** Skip detection and read the file as this kind. */
+  readonly format?: FileKind;
+}
+
+/** What `validateFile` found: the kind, how many cases/tests/tasks/dimensions, and the problems. */
+export interface FileReport {
+  readonly kind: FileKind | undefined;
+  readonly file: string;
+  readonly count: number;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+type Loaded =
+  | { readonly kind: 'eval-case-v0'; readonly suite: Suite }
+  | { readonly kind: 'benchmark' | 'suite' | 'task-spec'; readonly suite: Suite }
+  | { readonly kind: 'rubric'; readonly rubric: Rubric }
+  | { readonly kind: 'harness'; readonly config: HarnessConfig };
+
+const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec', SuiteFormat> = {
+  'eval-case-v0': 'eval-case-v0',
+  benchmark: 'benchmark-v1',
+  suite: 'suite-v1',
+  'task-spec': 'task-spec-v1',
+};
+
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+async function headOf(path: string): Promise<string> {
+  const { open } = await import('node:fs/promises');
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
+/** Validation only: each record is checked and dropped, so memory stays flat. */
+async function checkEvalCases(
+  file: string,
+): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
+  assertFile(file);
+  const diagnostics: Diagnostic[] = [];
+  let count = 0;
+  for await (const batch of readJsonlBatches(file)) {
+    for (const record of batch) {
+      if (record.kind === 'error') {
+        diagnostics.push(record.diagnostic);
+        continue;
+      }
+      const problems = checkEvalCaseV0(record.value, { file, line: record.line, text: record.text });
+      if (problems.length === 0) count++;
+      else diagnostics.push(...problems);
+    }
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
+  }
+  if (count === 0 && diagnostics.length === 0)
+    diagnostics.push(
+      located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
+    );
+  return { count, diagnostics };
+}
+
+async function loadEvalCases(
+  file: string,
+  keep: boolean,
+): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
+  const diagnostics: Diagnostic[] = [];
+  const tasks: Task[] = [];
+  const ids = new Map<string, number>();
+  const hash = newSha256();
+  let count = 0;
+  for await (const batch of streamEvalCaseBatches(file, hash)) {
+    for (const record of batch) {
+      if ('diagnostics' in record) {
+        diagnostics.push(...record.diagnostics);
+        continue;
+      }
+      count++;
+      // Duplicate ids only matter to a loaded suite; validation keeps memory flat (lint checks them).
+      if (!keep) continue;
+      const first = ids.get(record.value.case_id);
+      if (first !== undefined) {
+        diagnostics.push(
+          located(
+            file,
+            { line: record.line, col: 1 },
+            ['case_id'],
+            `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
+            'unique case ids',
+          ),
+        );
+        continue;
+      }
+      ids.set(record.value.case_id, record.line);
+      tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
+    }
+    if (diagnostics.length > MAX_DIAGNOSTICS) break;
+  }
+  if (count === 0 && diagnostics.length === 0)
+    diagnostics.push(
+      located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
+    );
+  if (!keep || diagnostics.length > 0) return { count, diagnostics };
+  const suite: Suite = {
+    schema_version: 1,
+    id: basename(file, extname(file)),
+    name: basename(file),
+    tasks,
+    evaluators: [],
+    metrics: [],
+    thresholds: {},
+    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    rubrics: [],
+    source: { format: 'eval-case-v0', file, hash: hash.digest('hex') },
+  };
+  return { count, diagnostics, suite };
+}
+
+function resultOf<T>(r: FileResult<T>): { count: number; diagnostics: Diagnostic[]; value?: T } {
+  return r.ok
+    ? { count: r.count, diagnostics: [], value: r.value }
+    : { count: 0, diagnostics: [...r.diagnostics] };
+}
+
+/** Reads any input file; returns what it is and either the loaded value or the diagnostics. */
+async function loadAny(
+  path: string,
+  options: LoadOptions,
+  keep: boolean,
+): Promise<{ kind: FileKind | undefined; count: number; diagnostics: Diagnostic[]; loaded?: Loaded }> {
+  const file = resolve(path);
+  const display = path;
+  assertFile(path);
+  // The file as the user named it; files it references, relative to the working directory.
+  const relabel = (ds: Diagnostic[]) =>
+    ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
+  const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
+  if (kind === 'eval-case-v0') {
+    const r = keep ? await loadEvalCases(file, true) : await checkEvalCases(file);
+    const suite =
+      r.suite === undefined
+        ? undefined
+        : {
+            ...r.suite,
+            source: { format: 'eval-case-v0' as const, file: display, hash: r.suite.source?.hash ?? '' },
+          };
+    return {
+      kind,
+      count: r.count,
+      diagnostics: relabel(r.diagnostics),
+      ...(suite === undefined ? {} : { loaded: { kind, suite } }),
+    };
+  }
+  const doc = readDocument(file);
+  if (doc.diagnostics.length > 0) return { kind, count: 0, diagnostics: relabel([...doc.diagnostics]) };
+  const { parseYamlSource } = await import('./yaml-source.ts');
+  const source = parseYamlSource(file, doc.text);
+  if (source.diagnostics.length > 0) return { kind, count: 0, diagnostics: relabel([...source.diagnostics]) };
+  if (source.value === undefined || source.value === null)
+    return {
+      kind,
+      count: 0,
+      diagnostics: relabel([
+        located(file, { line: 1, col: 1 }, [], 'the file is empty', 'a YAML or JSON document'),
+      ]),
+    };
+  const detected = kind === undefined ? detectDocumentKind(source.value) : kind;
+  if (detected === undefined)
+    return {
+      kind: undefined,
+      count: 0,
+      diagnostics: relabel([
+        located(
+          file,
+          { line: 1, col: 1 },
+          [],
+          'cannot tell what kind of file this is',
+          'a v0 JSONL dataset, benchmark (version + tests), suite (suite_id), task spec (acceptance_criteria), rubric (rubric) or harness config (adapter); or pass --as KIND',
+        ),
+      ]),
+    };
+  const sourceOf = (format: SuiteFormat, hash: string) => ({ format, file: display, hash });
+  switch (detected) {
+    case 'benchmark': {
+      const { benchmarkToSuite } = await import('./benchmark.ts');
+      const r = resultOf(benchmarkToSuite(file, source.value, source.locate));
+      const suite =
+        r.value === undefined
+          ? undefined
+          : { ...r.value, source: sourceOf(SUITE_FORMAT.benchmark, doc.hash) };
+      return {
+        kind: detected,
+        count: r.count,
+        diagnostics: relabel(r.diagnostics),
+        ...(suite ? { loaded: { kind: detected, suite } } : {}),
+      };
+    }
+    case 'suite': {
+      const { suiteFileToSuite } = await import('./suite-file.ts');
+      const r = resultOf(suiteFileToSuite(file, source.value, source.locate));
+      if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
+      const hash = combinedHash([doc.hash, ...r.value.files.slice(1).map(fileHash)]);
+      const suite = { ...r.value.suite, source: sourceOf(SUITE_FORMAT.suite, hash) };
+      return { kind: detected, count: r.count, diagnostics: [], loaded: { kind: detected, suite } };
+    }
+    case 'task-spec': {
+      const { taskSpecToTask } = await import('./task-spec.ts');
+      const r = resultOf(taskSpecToTask(file, source.value, source.locate));
+      if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
+      const task = r.value;
+      const files = [task.rubric].filter((f): f is string => f !== undefined);
+      const rubrics: Rubric[] = [];
+      for (const f of files) rubrics.push(await loadRubric(f));
+      const suite: Suite = {
+        schema_version: 1,
+        id: task.id,
+        ...(task.domain === undefined ? {} : { domain: task.domain }),
+        ...(task.description === undefined ? {} : { description: task.description }),
+        tasks: [task],
+        evaluators: [],
+        metrics: [],
+        thresholds: {},
+        scoring: {
+          method: 'weighted_average',
+          pass_threshold: 0.75,
+          weights: { functional: 0.6, rubric: 0.4 },
+        },
+        rubrics,
+        source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...files.map(fileHash)])),
+      };
+      return { kind: detected, count: 1, diagnostics: [], loaded: { kind: detected, suite } };
+    }
+    case 'rubric': {
+      const { rubricFileToRubric } = await import('./rubric-file.ts');
+      const r = resultOf(rubricFileToRubric(file, source.value, source.locate));
+      return {
+        kind: detected,
+        count: r.count,
+        diagnostics: relabel(r.diagnostics),
+        ...(r.value ? { loaded: { kind: detected, rubric: r.value } } : {}),
+      };
+    }
+    case 'harness': {
+      const { harnessFileToConfig } = await import('./harness-file.ts');
+      const r = resultOf(harnessFileToConfig(file, source.value, source.locate));
+      return {
+        kind: detected,
+        count: r.count,
+        diagnostics: relabel(r.diagnostics),
+        ...(r.value ? { loaded: { kind: detected, config: r.value } } : {}),
+      };
+    }
+    default: {
+      const never: never = detected;
+      return never;
+    }
+  }
+}
+
+/** Validates any input file and reports what it is; throws `not_found` for a missing file. */
+export async function validateFile(path: string, options: LoadOptions = {}): Promise<FileReport> {
+  const r = await loadAny(path, options, false);
+  return { kind: r.kind, file: path, count: r.count, diagnostics: capDiagnostics(r.diagnostics, path) };
+}
+
+function invalid(path: string, diagnostics: readonly Diagnostic[]): HarnessEvalError {
+  const capped = capDiagnostics(diagnostics, path);
+  return new HarnessEvalError('invalid_input', `${path}: ${diagnostics.length} error(s)`, {
+    diagnostics: capped,
+    data: { path },
+  });
+}
+
+async function loadKind(path: string, options: LoadOptions): Promise<Loaded> {
+  const r = await loadAny(path, options, true);
+  if (r.diagnostics.length > 0 || r.loaded === undefined) throw invalid(path, r.diagnostics);
+  return r.loaded;
+}
+
+/**
+ * Loads any suite-like file (v0 JSONL, benchmark, suite, task spec) as a canonical Suite.
+ * Throws HarnessEvalError `invalid_input` with every located problem (up to 50), or `not_found`.
+ * @example const suite = await loadSuite('examples/hello-world/datasets/hello-world-v0.jsonl');
+ */
+export async function loadSuite(path: string, options: LoadOptions = {}): Promise<Suite> {
+  const loaded = await loadKind(path, options);
+  if ('suite' in loaded) return loaded.suite;
+  throw new HarnessEvalError('invalid_input', `${path} is a ${loaded.kind} file, not a suite`, {
+    data: { path },
+  });
+}
+
+/** `loadSuite` that returns `{ ok, value } | { ok, error }` instead of throwing. */
+export async function safeLoadSuite(path: string, options: LoadOptions = {}): Promise<Result<Suite>> {
+  try {
+    return { ok: true, value: await loadSuite(path, options) };
+  } catch (error) {
+    if (HarnessEvalError.is(error)) return { ok: false, error };
+    return { ok: false, error: new HarnessEvalError('internal', `cannot load ${path}`, { cause: error }) };
+  }
+}
+
+/** Loads a harness config file (adapter options checked against the adapter's schema). */
+export async function loadHarnessConfig(path: string): Promise<HarnessConfig> {
+  const loaded = await loadKind(path, { format: 'harness' });
+  if (loaded.kind === 'harness') return loaded.config;
+  throw new HarnessEvalError('internal', 'unreachable: harness expected');
+}
+
+/** Loads a seed-004 rubric file. */
+export async function loadRubric(path: string): Promise<Rubric> {
+  const loaded = await loadKind(path, { format: 'rubric' });
+  if (loaded.kind === 'rubric') return loaded.rubric;
+  throw new HarnessEvalError('internal', 'unreachable: rubric expected');
+}
+
+/** Loads a single seed-004 task spec as a Task (refs resolved to absolute paths in `files`). */
+export async function loadTaskSpec(path: string): Promise<Task> {
+  const loaded = await loadKind(path, { format: 'task-spec' });
+  if (loaded.kind === 'task-spec' && loaded.suite.tasks[0] !== undefined) return loaded.suite.tasks[0];
+  throw new HarnessEvalError('internal', 'unreachable: task spec expected');
+}

@@ -1,0 +1,154 @@
+import { adapterOptionSchemas, builtinAdapterNames, isBuiltinAdapter } from '../adapters/catalog.ts';
+import type { Diagnostic } from '../core/diagnostic.ts';
+import { builtinEvaluatorNames, evaluatorOptionSchemas, isBuiltinEvaluator } from '../evaluators/catalog.ts';
+import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } from '../metrics/catalog.ts';
+import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
+import { unknownNameMessage } from './suggest.ts';
+
+/**
+ * Checks plugin references against the registries when a file loads: an unknown name fails
+ * with a "did you mean" suggestion, and options are checked against the plugin's own schema,
+ * located at the option that is wrong.
+ */
+export interface PluginCheckContext {
+  readonly file: string;
+  readonly locate: Locate;
+  readonly diagnostics: Diagnostic[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `{name, options}` at `path`; anything that is not such an object is left to the schema. */
+export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
+  if (!isRecord(raw) || typeof raw['name'] !== 'string') return;
+  const name = raw['name'];
+  if (!isBuiltinEvaluator(name)) {
+    const at = [...path, 'name'];
+    ctx.diagnostics.push(
+      located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, builtinEvaluatorNames)),
+    );
+    return;
+  }
+  const options = raw['options'] ?? {};
+  const result = evaluatorOptionSchemas[name].safeParse(options, { reportInput: true });
+  if (!result.success)
+    ctx.diagnostics.push(
+      ...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, [...path, 'options']),
+    );
+}
+
+/** A metric written as a name (`success_rate`, `pass@3`) or as `{name, options}`. */
+export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
+  const written =
+    typeof raw === 'string'
+      ? raw
+      : isRecord(raw) && typeof raw['name'] === 'string'
+        ? raw['name']
+        : undefined;
+  if (written === undefined) return;
+  const { name, options: aliasOptions } = parseMetricAlias(written);
+  const namePath = typeof raw === 'string' ? path : [...path, 'name'];
+  if (!isBuiltinMetric(name)) {
+    ctx.diagnostics.push(
+      located(
+        ctx.file,
+        ctx.locate(namePath),
+        namePath,
+        unknownNameMessage('metric', written, builtinMetricNames),
+      ),
+    );
+    return;
+  }
+  const given = isRecord(raw) && isRecord(raw['options']) ? raw['options'] : {};
+  const result = metricCatalog[name].options.safeParse({ ...aliasOptions, ...given }, { reportInput: true });
+  if (!result.success) {
+    const prefix = typeof raw === 'string' ? path : [...path, 'options'];
+    ctx.diagnostics.push(...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, prefix));
+  }
+}
+
+/** Checks a metric name used as a threshold key (aliases allowed). */
+export function checkMetricName(ctx: PluginCheckContext, written: string, path: FieldPath): boolean {
+  const { name } = parseMetricAlias(written);
+  if (isBuiltinMetric(name)) return true;
+  ctx.diagnostics.push(
+    located(ctx.file, ctx.locate(path), path, unknownNameMessage('metric', written, builtinMetricNames)),
+  );
+  return false;
+}
+
+/**
+ * An adapter name and its options. `optionsPath` is where the options are written: a nested
+ * `options:` map, or the mapping that holds `adapter:` itself when the options sit beside it.
+ */
+export function checkAdapter(
+  ctx: PluginCheckContext,
+  name: unknown,
+  options: Record<string, unknown>,
+  namePath: FieldPath,
+  optionsPath: FieldPath,
+): void {
+  if (typeof name !== 'string') return;
+  if (!isBuiltinAdapter(name)) {
+    ctx.diagnostics.push(
+      located(
+        ctx.file,
+        ctx.locate(namePath),
+        namePath,
+        unknownNameMessage('adapter', name, builtinAdapterNames),
+      ),
+    );
+    return;
+  }
+  const result = adapterOptionSchemas[name].safeParse(options, { reportInput: true });
+  if (!result.success)
+    ctx.diagnostics.push(...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, optionsPath));
+}
+
+/** Metrics whose values are rates or scores in [0, 1]; every other metric is >= 0. */
+export function isUnitIntervalMetric(name: string): boolean {
+  return (
+    name.endsWith('_rate') ||
+    [
+      'accuracy',
+      'pass_at_k',
+      'pass_hat_k',
+      'functional_completeness',
+      'overall_score',
+      'evaluator_score',
+    ].includes(name)
+  );
+}
+
+/** Threshold bounds in range for their metric: `{minimum|maximum}` in [0,1] for rates, >= 0 otherwise. */
+export function checkThresholdRange(
+  ctx: PluginCheckContext,
+  metric: string,
+  raw: unknown,
+  path: FieldPath,
+): void {
+  if (!isRecord(raw)) return;
+  const { name } = parseMetricAlias(metric);
+  const unit = isUnitIntervalMetric(name);
+  for (const bound of ['minimum', 'maximum'] as const) {
+    const value = raw[bound];
+    if (typeof value !== 'number') continue;
+    const bad = value < 0 || (unit && value > 1);
+    if (bad) {
+      const at = [...path, bound];
+      ctx.diagnostics.push(
+        located(
+          ctx.file,
+          ctx.locate(at),
+          at,
+          `${value} is out of range for ${metric}`,
+          unit ? 'a number in [0, 1]' : 'a number >= 0',
+        ),
+      );
+    }
+  }
+}
+
+export { isRecord };

@@ -1,0 +1,10 @@
+/** "Hello, World!" -> "hello-world": lower-case ASCII letters and digits joined by single dashes. */
+export function slugify(title: string, maxLength = 80): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, maxLength).replace(/-+$/, '');
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { compileUserRegex, translateInlineFlags } from '../../../src/util/regex-flags.ts';
+import { analyzeRegex } from '../../../src/util/regex-safety.ts';
+
+describe('analyzeRegex', () => {
+  it.each([
+    '(a+)+',
+    '(a*)*',
+    '(a|a)*',
+    '(a|aa)*',
+    '(\\w|\\d)+',
+    '(x+x+)+y',
+    '([a-z]+)*$',
+    '(?:a+){2,}',
+    '((ab)*)+',
+    '(a+){1,100}',
+  ])('flags %s', (p) => {
+    const r = analyzeRegex(p, '');
+    expect(r.safe).toBe(false);
+    expect(r.reason).toBeTruthy();
+  });
+
+  it.each([
+    '^Hello,\\s+Bob',
+    '(?i)hello.*grace',
+    'Alice|Bob',
+    '(foo|bar)*',
+    '(a|b)*',
+    '\\d{4}-\\d{2}',
+    '(\\s+\\w+){2}',
+    '(ab)+',
+    '[a-z]+',
+  ])('passes %s', (p) => {
+    expect(analyzeRegex(p, '')).toEqual({ safe: true });
+  });
+
+  it('honours the i flag when branches differ only in case', () => {
+    expect(analyzeRegex('(a|A)*', '').safe).toBe(true);
+    expect(analyzeRegex('(a|A)*', 'i').safe).toBe(false);
+  });
+
+  it('reports a pattern that does not parse as unsafe, with the reason', () => {
+    expect(analyzeRegex('(', '')).toMatchObject({
+      safe: false,
+      reason: expect.stringContaining('does not parse'),
+    });
+  });
+});
+
+describe('inline flags', () => {
+  it('turns leading (?i), (?s), (?m) groups into flags', () => {
+    expect(translateInlineFlags('(?i)hello')).toEqual({ source: 'hello', flags: 'i' });
+    expect(translateInlineFlags('(?is)(?m)x', 'g')).toEqual({ source: 'x', flags: 'gims' });
+    expect(translateInlineFlags('a(?i)b')).toEqual({ source: 'a(?i)b', flags: '' });
+    expect(compileUserRegex('(?i)HELLO.*grace').test('hello dear Grace')).toBe(true);
+    expect(() => compileUserRegex('(')).toThrow(SyntaxError);
+  });
+});
