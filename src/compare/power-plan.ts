@@ -20,6 +20,8 @@ export interface PowerReport {
   readonly alpha: number;
   readonly power: number;
   readonly effect: number | null;
+  /** The task count asked about (--tasks); null when the plan says how many are needed. */
+  readonly tasks_requested: number | null;
   readonly plan: PowerPlan;
   readonly notes: readonly string[];
 }
@@ -57,7 +59,7 @@ export function perEpochValues(experiment: Experiment, metricName: string): Map<
 }
 
 function finishPlan(
-  base: Omit<PowerReport, 'plan' | 'effect' | 'alpha' | 'power'>,
+  base: Omit<PowerReport, 'plan' | 'effect' | 'alpha' | 'power' | 'tasks_requested'>,
   request: PowerRequest,
   defaultTasks: number | undefined,
 ): PowerReport {
@@ -79,7 +81,15 @@ function finishPlan(
       `no number of epochs lets ${request.tasks} tasks detect ${request.effect}: add tasks (between-task variance dominates)`,
     );
   }
-  return { ...base, notes, alpha, power, effect: request.effect ?? null, plan };
+  return {
+    ...base,
+    notes,
+    alpha,
+    power,
+    effect: request.effect ?? null,
+    tasks_requested: request.tasks ?? null,
+    plan,
+  };
 }
 
 /**
