@@ -6,6 +6,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { aiSdkCompletion, type CompleteText, gradeDimension, selfJudgeProblem } from '../scoring/judge.ts';
 import { type JudgeConfig, judgeAvailability } from '../scoring/judge-config.ts';
+import { rubricForTask } from '../scoring/rubric-lookup.ts';
 import { describeWorkspaceChanges } from './workspace-changes.ts';
 
 export interface RubricGraderStatus {
@@ -49,10 +50,7 @@ export class RubricGrader {
   }
 
   rubricFor(task: Task): Rubric | undefined {
-    return (
-      this.suite.rubrics.find((r) => r.id === task.rubric) ??
-      (task.rubric === undefined ? this.suite.rubrics[0] : undefined)
-    );
+    return rubricForTask(this.suite, task);
   }
 
   async grade(

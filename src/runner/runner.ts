@@ -17,6 +17,7 @@ import { breakdownByRole, processMetrics } from '../instrument/process-metrics.t
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
+import { rubricWeights } from '../scoring/rubric-lookup.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
@@ -186,7 +187,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         timestamp,
         duration: (performance.now() - t0) / 1000,
         judged,
-        rubricWeights: rubricWeightsFor(options.suite, trial.task.rubric),
+        rubricWeights: rubricWeights(options.suite, trial.task),
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
       });
@@ -405,11 +406,6 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: [],
     scores: { overall: 0 },
   });
-}
-
-function rubricWeightsFor(suite: Suite, rubricId: string | undefined): Record<string, number> {
-  const rubric = suite.rubrics.find((r) => r.id === rubricId) ?? suite.rubrics[0];
-  return Object.fromEntries((rubric?.dimensions ?? []).map((d) => [d.name, d.weight]));
 }
 
 /** Models that produced the work, which therefore may not judge it. */

@@ -8,6 +8,7 @@ import type { Grade } from '../../core/evaluation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
+import { rubricForTask } from '../../scoring/rubric-lookup.ts';
 import { escapeControl, truncate } from '../../util/terminal-text.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
@@ -66,7 +67,7 @@ async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> 
       const record = records[i]!;
       if (flags.task !== undefined && record.task_id !== flags.task) continue;
       const task = suite.tasks.find((t) => t.id === record.task_id);
-      const rubric = suite.rubrics.find((r) => r.id === task?.rubric) ?? suite.rubrics[0];
+      const rubric = rubricForTask(suite, task);
       for (const criterion of record.criteria.filter(
         (c) => c.status === 'pending' && c.verification !== 'automated',
       )) {

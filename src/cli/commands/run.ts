@@ -23,6 +23,7 @@ interface RunFlags {
   reporter: string[];
   output: string[];
   store: string | false;
+  durability: 'normal' | 'full';
   seed?: number;
   failOnThreshold: boolean;
   keepWorkspaces: boolean;
@@ -93,6 +94,14 @@ export function register(program: Command, io: CliIO): void {
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
     .option('--store <path>', 'SQLite store file', '.harnesseval/harnesseval.db')
     .option('--no-store', 'do not store the experiment')
+    .addOption(
+      new Option(
+        '--durability <level>',
+        'normal: a trial survives the process being killed; full: power loss too (slower)',
+      )
+        .choices(['normal', 'full'])
+        .default('normal'),
+    )
     .option(
       '--seed <n>',
       'seed for retry jitter and the harness (HARNESSEVAL_SEED)',
@@ -140,7 +149,8 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     });
   }
 
-  const store = flags.store === false ? undefined : await openStoreAt(resolve(io.cwd, flags.store));
+  const store =
+    flags.store === false ? undefined : await openStoreAt(resolve(io.cwd, flags.store), flags.durability);
   const { getReporter, reporterForFile } = await import('../../reporters/registry.ts');
   const fileReporters: { reporter: ReporterV1; destination: string }[] = [];
   const stdoutReporters: ReporterV1[] = [];
@@ -264,7 +274,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   return EXIT.ok;
 }
 
-async function openStoreAt(path: string): Promise<ExperimentStore> {
+async function openStoreAt(path: string, durability: 'normal' | 'full'): Promise<ExperimentStore> {
   const { openStore } = await import('../../store/index.ts');
-  return openStore(path);
+  return openStore(path, { durability });
 }

@@ -36,7 +36,7 @@ async function storeError(fn: () => unknown): Promise<HarnessEvalError> {
 }
 
 describe('opening a SQLite store', () => {
-  it('creates the folder and file, in WAL mode with full fsync and the current schema', async () => {
+  it('creates the folder and file, in WAL mode (synchronous NORMAL: survives a killed process) with the current schema', async () => {
     const path = fresh();
     const store = await openStore(path);
     expect(store).toBeInstanceOf(SqliteStore);
@@ -49,16 +49,16 @@ describe('opening a SQLite store', () => {
     // synchronous and busy_timeout are per connection, so ask the store's own.
     expect(store.settings()).toEqual({
       journal_mode: 'wal',
-      synchronous: 2,
+      synchronous: 1,
       busy_timeout: 5000,
       schema_version: 1,
     });
     await store.close();
   });
 
-  it('trades power-loss safety for speed only when asked (durability: normal)', async () => {
-    const store = new SqliteStore(fresh(), { durability: 'normal', busyTimeoutMs: 100 });
-    expect(store.settings()).toMatchObject({ synchronous: 1, busy_timeout: 100 });
+  it('fsyncs every commit, surviving power loss too, when asked (durability: full)', async () => {
+    const store = new SqliteStore(fresh(), { durability: 'full', busyTimeoutMs: 100 });
+    expect(store.settings()).toMatchObject({ synchronous: 2, busy_timeout: 100 });
     await store.close();
   });
 
