@@ -3,6 +3,20 @@
  */
 
 export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts';
+export {
+  type CompareOptions,
+  type Comparison,
+  checkRegressions,
+  compareExperiments,
+  type FlippedTask,
+  type MetricComparison,
+  type MetricDelta,
+  metricDelta,
+  type PairedMetric,
+  type RegressionViolation,
+} from './compare/index.ts';
+export { renderComparisonMarkdown } from './compare/markdown.ts';
+export { type PowerReport, powerFromBaseline, powerFromSd } from './compare/power-plan.ts';
 export * from './core/index.ts';
 export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
 export {
@@ -47,4 +61,11 @@ export {
   resolveExperimentId,
   storeExperiment,
 } from './store/index.ts';
+export {
+  buildTimeline,
+  renderTimelineMarkdown,
+  sparkline,
+  type Timeline,
+  type TimelinePoint,
+} from './timeline/index.ts';
 export { analyzeRegex, type RegexSafety } from './util/regex-safety.ts';

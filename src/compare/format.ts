@@ -37,6 +37,7 @@ export function verdictNote(metric: MetricComparison, delta: MetricDelta): strin
   const paired = delta.paired;
   if (paired === null) return 'no paired data';
   if (paired.n < 2) return `${paired.n} shared task`;
+  if (paired.stderr === 0 && paired.mean_difference === 0) return 'no change on any task';
   if (paired.significant)
     return delta.is_regression
       ? 'significant regression'

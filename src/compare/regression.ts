@@ -81,7 +81,7 @@ function check(
         ...(Number.isFinite(worsening) ? { worsening } : {}),
         p_value: pValue,
         message:
-          `${name} ${shown(metric, baseline)} -> ${shown(metric, actual)} is ${how} ` +
+          `${name} ${shown(metric, baseline)} → ${shown(metric, actual)} is ${how} ` +
           `(allowed: ${percent(limit)}${threshold.require_significant ? ', significant regressions only' : ''}${test})`,
       });
     }

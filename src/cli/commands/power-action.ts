@@ -16,7 +16,7 @@ export function renderPowerReport(report: PowerReport): string {
   const b = report.baseline_variance;
   if (report.source === 'baseline' && b) {
     lines.push(
-      `Baseline ${escapeControl(report.baseline_id ?? '')}: ${b.tasks} tasks × ${num(b.epochs)} epochs; ` +
+      `Baseline ${escapeControl(report.baseline_id ?? '')}: ${b.tasks} tasks × ${num(b.epochs)} epoch${b.epochs === 1 ? '' : 's'}; ` +
         `variance between tasks ${num(b.between)}, within a task ${num(b.within)}`,
     );
   }

@@ -105,7 +105,7 @@ describe('compare command', () => {
     const gated = await run(['compare', 'v1.json', 'v2.json', ...rule, '--fail-on-regression']);
     expect(gated.status).toBe(1);
     expect(gated.stderr).toMatch(
-      /^regression: accuracy max_regression threshold=0\.05 actual=0\.76\d* \(01JV2BBBB\): accuracy 90\.0% -> 76\.7% is 14\.8% worse/m,
+      /^regression: accuracy max_regression threshold=0\.05 actual=0\.76\d* \(01JV2BBBB\): accuracy 90\.0% → 76\.7% is 14\.8% worse/m,
     );
     // Improvements never fail the gate.
     expect((await run(['compare', 'v1.json', '01JV3', ...rule, '--fail-on-regression'])).status).toBe(0);
