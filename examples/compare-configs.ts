@@ -1,0 +1,36 @@
+/**
+ * Compare two harness configurations on the same suite (seed 004, "Comparison"): the seed's
+ * table plus paired statistics — is v0.4.0 really better than v0.3.1, or is it noise?
+ *
+ *   npx tsx examples/compare-configs.ts
+ */
+import { pathToFileURL } from 'node:url';
+import { renderComparisonConsole } from '../src/compare/console.ts';
+import { compareExperiments } from '../src/compare/index.ts';
+import type { Comparison } from '../src/compare/types.ts';
+import { lineageSuite, runVersion } from './lineage-sim/simulated-lineage.ts';
+
+export async function compareConfigs(): Promise<{ comparison: Comparison; text: string }> {
+  const suite = lineageSuite();
+  const baseline = await runVersion('0.3.1', suite);
+  const candidate = await runVersion('0.4.0', suite);
+  const comparison = compareExperiments([baseline, candidate], {
+    metrics: [
+      'prompts_unplanned',
+      'hitl_unplanned',
+      'first_pass_approval_rate',
+      'cost_per_task',
+      'human_time_min',
+      'success_rate',
+    ],
+    // The suite's own regression gate: success_rate may not get significantly more than 5% worse.
+    thresholds: suite.thresholds,
+  });
+  return { comparison, text: renderComparisonConsole(comparison) };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { comparison, text } = await compareConfigs();
+  process.stdout.write(text);
+  process.exitCode = comparison.violations.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,25 @@
+/**
+ * Track one harness lineage across versions (seed 004, "Timeline"): date, version and the
+ * metrics that matter, with a sparkline per metric and a * where a version changed a metric
+ * significantly against the one before.
+ *
+ *   npx tsx examples/track-timeline.ts
+ */
+import { pathToFileURL } from 'node:url';
+import { renderTimelineConsole } from '../src/timeline/render.ts';
+import { buildTimeline, type Timeline } from '../src/timeline/timeline.ts';
+import { LINEAGE, lineageSuite, runVersion } from './lineage-sim/simulated-lineage.ts';
+
+export async function trackTimeline(): Promise<{ timeline: Timeline; text: string }> {
+  const suite = lineageSuite();
+  const experiments = [];
+  for (const { version } of LINEAGE) experiments.push(await runVersion(version, suite));
+  const timeline = buildTimeline(experiments, {
+    metrics: ['hitl_unplanned', 'first_pass_approval_rate', 'cost_per_task', 'success_rate'],
+  });
+  return { timeline, text: renderTimelineConsole(timeline) };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write((await trackTimeline()).text);
+}
