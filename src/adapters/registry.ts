@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage, fail, HarnessEvalError, ok, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
-import { didYouMean } from '../util/did-you-mean.ts';
+import { closestName } from '../util/suggest.ts';
 import { adapterOptionSchemas, type BuiltinAdapterName } from './catalog.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1 } from './types.ts';
 
@@ -89,7 +89,7 @@ export interface AdapterCheckOptions {
 
 function unknownAdapter(name: string, file: string): HarnessEvalError {
   const known = adapterNames();
-  const suggestion = didYouMean(name, known);
+  const suggestion = closestName(name, known);
   const hint = suggestion === undefined ? '' : `; did you mean "${suggestion}"?`;
   const message = `unknown adapter "${name}"${hint}`;
   return new HarnessEvalError('invalid_config', `${message} (known adapters: ${known.join(', ')})`, {

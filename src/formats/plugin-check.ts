@@ -2,8 +2,8 @@ import { adapterOptionSchemas, builtinAdapterNames, isBuiltinAdapter } from '../
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { builtinEvaluatorNames, evaluatorOptionSchemas, isBuiltinEvaluator } from '../evaluators/catalog.ts';
 import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } from '../metrics/catalog.ts';
+import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
-import { unknownNameMessage } from './suggest.ts';
 
 /**
  * Checks plugin references against the registries when a file loads: an unknown name fails

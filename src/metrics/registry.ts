@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
+import { closestName } from '../util/suggest.ts';
 import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
 import { latency, latencyP50, latencyP95 } from './latency.ts';
 import {
@@ -22,7 +23,6 @@ import {
   promptsTotal,
   promptsUnplanned,
 } from './process.ts';
-import { closestName } from './suggest.ts';
 import type { MetricDefinition, MetricV1 } from './types.ts';
 import { cost, costPerSuccess, costPerTask, tokensIn, tokensOut } from './usage.ts';
 

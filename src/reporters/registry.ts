@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
-import { closestName } from './did-you-mean.ts';
+import { closestName } from '../util/suggest.ts';
 import type { ReporterV1 } from './types.ts';
 
 /** A registered reporter: how to create one (lazily: its module loads only when used) and its file extensions. */

@@ -30,6 +30,7 @@ export function scoreSuite(
   }
   if (weights === 0) return { overall: null, outcome: pending ? 'pending' : 'fail', tasks_scored: scored };
   const overall = weighted / weights;
-  const outcome = overall >= scoring.pass_threshold ? 'pass' : pending ? 'pending' : 'fail';
+  // While a grade is outstanding the overall score is partial, so the verdict waits too.
+  const outcome = pending ? 'pending' : overall >= scoring.pass_threshold ? 'pass' : 'fail';
   return { overall, outcome, tasks_scored: scored };
 }

@@ -1,5 +1,5 @@
 /** Optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions). */
-function osaDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[] = new Array<number>(rows * cols).fill(0);
@@ -32,13 +32,18 @@ export function suggest(name: string, candidates: Iterable<string>, limit = 3): 
   const scored: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();
-    const distance = osaDistance(needle, lower);
+    const distance = editDistance(needle, lower);
     const prefix = lower.startsWith(needle) || needle.startsWith(lower);
     if (distance <= 2 || prefix)
       scored.push({ candidate, distance: prefix ? Math.min(distance, 2) : distance });
   }
   scored.sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate));
-  return scored.slice(0, limit).map((s) => s.candidate);
+  // Only the closest: "htp" suggests "http" (1 edit), not also "mcp" (2 edits).
+  const best = scored[0]?.distance;
+  return scored
+    .filter((s) => s.distance === best)
+    .slice(0, limit)
+    .map((s) => s.candidate);
 }
 
 /** ` (did you mean "regex"?)` or an empty string, to append to an "unknown name" message. */
@@ -46,4 +51,14 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   const close = suggest(name, candidates);
   if (close.length === 0) return '';
   return ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)`;
+}
+
+/** The closest candidate, if one is close enough to be a likely typo. */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  return suggest(name, candidates, 1)[0];
+}
+
+/** `unknown evaluator "regx" (did you mean "regex"?)` */
+export function unknownNameMessage(kind: string, name: string, candidates: Iterable<string>): string {
+  return `unknown ${kind} "${name}"${didYouMean(name, candidates)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommand } from '../../../src/formats/command-line.ts';
 import { formatPath } from '../../../src/formats/issues.ts';
-import { closest, editDistance, unknownNameMessage } from '../../../src/formats/suggest.ts';
+import { closestName as closest, editDistance, unknownNameMessage } from '../../../src/util/suggest.ts';
 
 describe('splitCommand', () => {
   it.each([

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessEvalError } from '../../../src/core/errors.ts';
-import { closestName } from '../../../src/reporters/did-you-mean.ts';
 import {
   builtinReporters,
   getReporter,
@@ -11,6 +10,7 @@ import {
   reporterForFile,
   reporterNames,
 } from '../../../src/reporters/registry.ts';
+import { closestName } from '../../../src/util/suggest.ts';
 import { mixedExperiment } from './experiment-factory.ts';
 
 describe('reporter registry', () => {

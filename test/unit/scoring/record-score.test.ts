@@ -172,3 +172,14 @@ describe('scoreSuite', () => {
     });
   });
 });
+
+describe('scoreSuite with pending grades', () => {
+  it('waits for outstanding grades even when the partial score is above the threshold', () => {
+    const pending = { task_id: 'a', outcome: 'pending', scores: { overall: 1 } } as unknown as RunRecord;
+    expect(scoreSuite([pending], [{ id: 'a', weight: 1 }], scoring)).toEqual({
+      overall: 1,
+      outcome: 'pending',
+      tasks_scored: 1,
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../../../src/util/did-you-mean.ts';
+import { closestName as didYouMean, editDistance } from '../../../src/util/suggest.ts';
 
 describe('didYouMean', () => {
   const known = ['function', 'generic', 'http', 'cli', 'mcp'];
