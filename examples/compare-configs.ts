@@ -8,12 +8,13 @@ import { pathToFileURL } from 'node:url';
 import { renderComparisonConsole } from '../src/compare/console.ts';
 import { compareExperiments } from '../src/compare/index.ts';
 import type { Comparison } from '../src/compare/types.ts';
-import { lineageSuite, runVersion } from './lineage-sim/simulated-lineage.ts';
+import { type LineageSource, runLineage } from './lineage-sim/lineage-source.ts';
 
-export async function compareConfigs(): Promise<{ comparison: Comparison; text: string }> {
-  const suite = lineageSuite();
-  const baseline = await runVersion('0.3.1', suite);
-  const candidate = await runVersion('0.4.0', suite);
+export async function compareConfigs(
+  options: { readonly source?: LineageSource } = {},
+): Promise<{ comparison: Comparison; text: string }> {
+  const [baseline, candidate] = await runLineage(['0.3.1', '0.4.0'], options);
+  if (baseline === undefined || candidate === undefined) throw new Error('the lineage did not run');
   const comparison = compareExperiments([baseline, candidate], {
     metrics: [
       'prompts_unplanned',
@@ -23,8 +24,8 @@ export async function compareConfigs(): Promise<{ comparison: Comparison; text: 
       'human_time_min',
       'success_rate',
     ],
-    // The suite's own regression gate: success_rate may not get significantly more than 5% worse.
-    thresholds: suite.thresholds,
+    // A CI-style gate: success_rate may not get significantly more than 5% worse.
+    thresholds: { success_rate: { max_regression: 0.05, require_significant: true } },
   });
   return { comparison, text: renderComparisonConsole(comparison) };
 }

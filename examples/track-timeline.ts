@@ -8,12 +8,16 @@
 import { pathToFileURL } from 'node:url';
 import { renderTimelineConsole } from '../src/timeline/render.ts';
 import { buildTimeline, type Timeline } from '../src/timeline/timeline.ts';
-import { LINEAGE, lineageSuite, runVersion } from './lineage-sim/simulated-lineage.ts';
+import { type LineageSource, runLineage } from './lineage-sim/lineage-source.ts';
+import { LINEAGE } from './lineage-sim/simulated-lineage.ts';
 
-export async function trackTimeline(): Promise<{ timeline: Timeline; text: string }> {
-  const suite = lineageSuite();
-  const experiments = [];
-  for (const { version } of LINEAGE) experiments.push(await runVersion(version, suite));
+export async function trackTimeline(
+  options: { readonly source?: LineageSource } = {},
+): Promise<{ timeline: Timeline; text: string }> {
+  const experiments = await runLineage(
+    LINEAGE.map((v) => v.version),
+    options,
+  );
   const timeline = buildTimeline(experiments, {
     metrics: ['hitl_unplanned', 'first_pass_approval_rate', 'cost_per_task', 'success_rate'],
   });
