@@ -1,8 +1,15 @@
-import type { Paint } from '../cli/io.ts';
 import { escapeControl } from '../reporters/terminal-text.ts';
 import { formatInterval, formatPValue, mcnemarNote, passRate, signedValue, verdictNote } from './format.ts';
 import { textTable } from './text-table.ts';
 import type { Comparison, FlippedTask, MetricComparison } from './types.ts';
+
+/** Colours for the terminal (the CLI's `paint(enabled)` fits); identity functions when absent. */
+export interface Paint {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+}
 
 export interface ComparisonConsoleOptions {
   readonly paint?: Paint;
@@ -10,7 +17,7 @@ export interface ComparisonConsoleOptions {
   readonly maxFlipped?: number;
 }
 
-const plain: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
+const plain: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, dim: (s) => s };
 
 function statsRows(comparison: Comparison, candidate: number) {
   return comparison.metrics.map((m: MetricComparison) => {

@@ -59,7 +59,7 @@ describe('comparison views', () => {
     const green = (s: string) => `G(${s})`;
     const id = (s: string) => s;
     const text = renderComparisonConsole(flipping(), {
-      paint: { red, green, yellow: id, dim: id, bold: id },
+      paint: { red, green, yellow: id, dim: id },
     });
     expect(text).toMatch(/R\(\s*-66\.7%\)/);
   });
