@@ -120,6 +120,54 @@ describe('compare command', () => {
     expect(strict.stderr).toContain('regression: accuracy max_regression');
   });
 
+  it('reads regression rules from --suite FILE; --threshold overrides them per key', async () => {
+    await writeFile(
+      join(dir, 'bench.yaml'),
+      [
+        'version: "1.0"',
+        'name: known-suite',
+        'evaluators:',
+        '  - name: contains',
+        'thresholds:',
+        '  accuracy:',
+        '    max_regression: 0.05',
+        'tests:',
+        '  - id: t1',
+        '    input: hi',
+        '    expected: hi',
+        '',
+      ].join('\n'),
+    );
+    const gated = await run([
+      'compare',
+      'v1.json',
+      'v2.json',
+      '--suite',
+      'bench.yaml',
+      '--fail-on-regression',
+    ]);
+    expect(gated.stderr).toMatch(/^regression: accuracy max_regression threshold=0\.05 /m);
+    expect(gated.status).toBe(1);
+    const relaxed = await run([
+      'compare',
+      'v1.json',
+      'v2.json',
+      '--suite',
+      'bench.yaml',
+      '--threshold',
+      'accuracy:max_regression=0.5',
+      '--fail-on-regression',
+    ]);
+    expect(relaxed.status).toBe(0);
+    expect((await run(['compare', 'v1.json', 'v2.json', '--suite', 'missing.yaml'])).status).toBe(1);
+  });
+
+  it('an ambiguous id prefix is an error naming the matches', async () => {
+    const r = await run(['compare', '01JV', '01JV2']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('"01JV" matches several experiments');
+  });
+
   it('exits 2 on usage errors', async () => {
     expect((await run(['compare', 'v1.json'])).status).toBe(2);
     expect((await run(['compare', 'v1.json', 'v2.json', '--threshold', 'accuracy'])).status).toBe(2);
