@@ -23,12 +23,14 @@ export default defineConfig([
     outDir: 'dist/cli',
     dts: false,
     clean: true,
-    noExternal: [
-      /^zod(\/|$)/,
-      /^yaml(\/|$)/,
-      /^commander(\/|$)/,
-      /^jsonpath-rfc9535(\/|$)/,
-      /^regjsparser(\/|$)/,
-    ],
+    deps: {
+      alwaysBundle: [
+        /^zod(\/|$)/,
+        /^yaml(\/|$)/,
+        /^commander(\/|$)/,
+        /^jsonpath-rfc9535(\/|$)/,
+        /^regjsparser(\/|$)/,
+      ],
+    },
   },
 ]);

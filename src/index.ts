@@ -2,7 +2,21 @@
  * The public API of HarnessEval. Every export is listed by name; a test pins the list.
  */
 
-export { adapterOptionSchemas, builtinAdapterNames } from './adapters/catalog.ts';
+export {
+  abortedOutput,
+  adapterNames,
+  adapterOptionSchemas,
+  builtinAdapterNames,
+  createAgent,
+  type FunctionAgentContext,
+  failedOutput,
+  registerAdapter,
+  unregisterAdapter,
+} from './adapters/index.ts';
+export type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './adapters/types.ts';
+export { Evaluator, type EvaluatorConfig, type EvaluatorInit } from './api/evaluator.ts';
+export { TaskRun } from './api/task-run.ts';
+export { TaskSpec } from './api/task-spec.ts';
 export {
   type CompareOptions,
   type Comparison,
@@ -18,7 +32,17 @@ export {
 export { renderComparisonMarkdown } from './compare/markdown.ts';
 export { type PowerReport, powerFromBaseline, powerFromSd } from './compare/power-plan.ts';
 export * from './core/index.ts';
-export { builtinEvaluatorNames, evaluatorOptionSchemas } from './evaluators/catalog.ts';
+export {
+  builtinEvaluatorNames,
+  createEvaluator,
+  type EvaluationContext,
+  type EvaluatorDefinition,
+  type EvaluatorEnvironment,
+  type EvaluatorV1,
+  evaluatorNames,
+  evaluatorOptionSchemas,
+  registerEvaluator,
+} from './evaluators/index.ts';
 export {
   detectFormat,
   type EvalCaseRecord,
@@ -41,7 +65,41 @@ export {
   streamEvalCases,
   validateFile,
 } from './formats/index.ts';
-export { builtinMetricNames, metricCatalog } from './metrics/catalog.ts';
+export { EVENTS_ENV, type HarnessEvent, HarnessEventSchema, parseEvents } from './instrument/events.ts';
+export { type Harness, type HarnessContext, type HarnessResult, harnessAgent } from './instrument/harness.ts';
+export { ingestOtlp, type OtelIngest } from './instrument/otel.ts';
+export { costOf, DEFAULT_PRICES, findPrice, mergePrices, type PriceTable } from './instrument/pricing.ts';
+export { processMetrics } from './instrument/process-metrics.ts';
+export { RunTracker, type TrackerViews } from './instrument/tracker.ts';
+export {
+  builtinMetricNames,
+  computeMetrics,
+  createMetric,
+  defaultMetrics,
+  type MetricDefinition,
+  type MetricInput,
+  type MetricV1,
+  metricCatalog,
+  registerMetric,
+} from './metrics/index.ts';
+export { getReporter, registerReporter, reporterForFile, reporterNames } from './reporters/registry.ts';
+export type { ReporterV1, ReportOptions } from './reporters/types.ts';
+export type { RunnerEvent, RunProgress } from './runner/events.ts';
+export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
+export { parseJudgeSpec } from './scoring/judge-config.ts';
+export { scoreRecord } from './scoring/record-score.ts';
+export { scoreSuite } from './scoring/suite-score.ts';
+export { checkThresholds } from './scoring/thresholds.ts';
+export {
+  bootstrapCi,
+  comparePaired,
+  mcnemarExact,
+  minimumDetectableEffect,
+  pairedDifference,
+  passAtK,
+  passHatK,
+  tasksNeeded,
+} from './stats/index.ts';
 export type {
   ExperimentFilter,
   ExperimentPatch,

@@ -49,9 +49,10 @@ async function createFunctionAgent(
   const close = moduleClose(exports);
   const candidate = exports[ref.exportName];
   // An object with `run(task, ctx)` is a seed-004 harness: it gets the task and trackers.
-  if (isHarness(candidate)) return { ...harnessAgent(candidate, environment.harness.name), ...close };
-  const agent = resolveAgent(exports, ref.exportName, ref.path);
   const agentOptions = Object.freeze({ ...options.options });
+  if (isHarness(candidate))
+    return { ...harnessAgent(candidate, environment.harness.name, agentOptions), ...close };
+  const agent = resolveAgent(exports, ref.exportName, ref.path);
 
   return {
     specificationVersion: 'v1',

@@ -104,7 +104,8 @@ export async function loadExperiment(
   const storePath = resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH);
   const store = await openExperimentStore(storePath);
   try {
-    const experiment = await store.getExperiment(reference);
+    const { resolveExperimentId } = await import('../store/resolve-id.ts');
+    const experiment = await store.getExperiment(await resolveExperimentId(store, reference));
     if (experiment === undefined) {
       throw new HarnessEvalError(
         'not_found',

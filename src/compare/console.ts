@@ -1,4 +1,4 @@
-import { escapeControl } from '../reporters/terminal-text.ts';
+import { escapeControl } from '../util/terminal-text.ts';
 import { formatInterval, formatPValue, mcnemarNote, passRate, signedValue, verdictNote } from './format.ts';
 import { textTable } from './text-table.ts';
 import type { Comparison, FlippedTask, MetricComparison } from './types.ts';

@@ -1,4 +1,4 @@
-import { displayWidth, escapeControl, fitToWidth } from '../reporters/terminal-text.ts';
+import { displayWidth, escapeControl, fitToWidth } from '../util/terminal-text.ts';
 
 export interface TextColumn {
   readonly head: string;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
+import { JudgeConfigSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
 import type { Suite } from '../core/suite.ts';
 import { ScoringSchema, ThresholdSchema } from '../core/suite.ts';
@@ -55,6 +56,8 @@ export const SuiteFileSchema = z
       .default([]),
     /** `ref:rubric.yaml` */
     rubric: z.string().optional(),
+    /** The LLM judge for rubric criteria (`--judge` on the command line overrides it). */
+    judge: JudgeConfigSchema.optional(),
   })
   .strict();
 
@@ -127,6 +130,7 @@ export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): Fi
     thresholds: s.thresholds,
     scoring: s.scoring,
     rubrics: [...rubrics.values()],
+    ...(s.judge === undefined ? {} : { judge: s.judge }),
   };
   return { ok: true, value: { suite, files }, count: tasks.length };
 }

@@ -15,6 +15,8 @@ export interface HarnessContext extends TrackerViews {
   readonly track: RunTracker;
   /** Seed for the harness's own randomness (`--seed`), per trial. */
   readonly seed: number;
+  /** The harness config's `options.options` (function adapter), e.g. a version's settings. */
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
 /** What `run` may return: nothing (the work is in the workspace), text, or an object with details. */
@@ -44,7 +46,11 @@ export function isHarness(value: unknown): value is Harness {
  * Drives an in-process harness as an agent: gives it trackers, and turns what it reports into the
  * trial's trace. A throw becomes an error output; it never escapes.
  */
-export function harnessAgent(harness: Harness, name = harness.name ?? 'harness'): AgentV1 {
+export function harnessAgent(
+  harness: Harness,
+  name = harness.name ?? 'harness',
+  options: Readonly<Record<string, unknown>> = {},
+): AgentV1 {
   return {
     specificationVersion: 'v1',
     name,
@@ -58,6 +64,7 @@ export function harnessAgent(harness: Harness, name = harness.name ?? 'harness')
         signal: ctx.signal,
         track: tracker,
         seed: Number(ctx.env['HARNESSEVAL_SEED'] ?? 0),
+        options,
         ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
       };
       let result: HarnessResult;

@@ -35,6 +35,11 @@ function clip(interval: [number, number] | null, bounds: readonly [number, numbe
   ];
 }
 
+/** Durations, token counts, minutes, counts and money cannot be negative, so neither can their intervals. */
+function naturalBounds(unit: MetricUnit): readonly [number, number] | undefined {
+  return unit === 'ratio' || unit === 'score' ? undefined : [0, Number.POSITIVE_INFINITY];
+}
+
 /** A result with nothing to aggregate: value null, "n/a". */
 export function emptyResult(shape: MetricShape, details: Record<string, unknown> = {}): MetricResult {
   return {
@@ -69,7 +74,7 @@ export function metricResult(
     direction: shape.direction,
     n: estimate.n,
     stderr,
-    ci95: clip(confidenceInterval(value, stderr), shape.bounds),
+    ci95: clip(confidenceInterval(value, stderr), shape.bounds ?? naturalBounds(shape.unit)),
     description: shape.description,
     unit: shape.unit,
     details,

@@ -1,6 +1,7 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { metricCells } from '../scoring/metric-format.ts';
+import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {
   countOutcomes,
@@ -13,7 +14,6 @@ import {
   trialScore,
   type Verdict,
 } from './record-view.ts';
-import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from './terminal-text.ts';
 import type { ReporterV1, ReportOptions } from './types.ts';
 
 const DEFAULT_WIDTH = 100;

@@ -1,3 +1,4 @@
+export { displayWidth, escapeControl, truncateToWidth } from '../util/terminal-text.ts';
 export { createConsoleReporter, renderConsole } from './console.ts';
 export { CSV_HEADER, createCsvReporter, csvField, neutralizeFormula, renderCsv } from './csv.ts';
 export { createJsonReporter, renderJson } from './json.ts';
@@ -13,5 +14,4 @@ export {
   reporterForFile,
   reporterNames,
 } from './registry.ts';
-export { displayWidth, escapeControl, truncateToWidth } from './terminal-text.ts';
 export type { ReporterV1, ReportOptions } from './types.ts';

@@ -1,6 +1,7 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { metricCells } from '../scoring/metric-format.ts';
+import { escapeControlExcept } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {
   countOutcomes,
@@ -10,7 +11,6 @@ import {
   trialFailureDetails,
   trialName,
 } from './record-view.ts';
-import { escapeControlExcept } from './terminal-text.ts';
 import type { ReporterV1 } from './types.ts';
 
 /** A `message` attribute is one line in CI summaries; the full text goes in the element body. */

@@ -1,5 +1,6 @@
 import type { Experiment } from '../core/experiment.ts';
 import { metricCells } from '../scoring/metric-format.ts';
+import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {
   countOutcomes,
@@ -10,7 +11,6 @@ import {
   trialName,
   trialScore,
 } from './record-view.ts';
-import { escapeControl } from './terminal-text.ts';
 import type { ReporterV1 } from './types.ts';
 
 /** A PR comment stays readable (and under GitHub's 65,536-character limit) with at most this many failures. */

@@ -153,6 +153,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         env: {
           HARNESSEVAL_TRIAL: trial.key,
           HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
+          // Where a subprocess harness appends its events (and finds its OTLP trace file name).
+          ...telemetry?.env(),
         },
         ...(workspace === undefined ? {} : { workspace: workspace.path }),
       };

@@ -1,6 +1,6 @@
 import { textTable } from '../compare/text-table.ts';
 import { markdownCell } from '../reporters/markdown.ts';
-import { escapeControl } from '../reporters/terminal-text.ts';
+import { escapeControl } from '../util/terminal-text.ts';
 import { sparkline } from './sparkline.ts';
 import type { Timeline } from './timeline.ts';
 

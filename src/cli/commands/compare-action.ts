@@ -8,7 +8,7 @@ import type { Comparison } from '../../compare/types.ts';
 import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { Threshold } from '../../core/suite.ts';
-import { escapeControl } from '../../reporters/terminal-text.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
 import { CliExit, EXIT } from '../exit.ts';
 import { loadExperimentRefs } from '../experiment-refs.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';

@@ -9,7 +9,7 @@ import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
 import { rubricForTask } from '../../scoring/rubric-lookup.ts';
-import { escapeControl, truncate } from '../../util/terminal-text.ts';
+import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 
@@ -164,15 +164,15 @@ async function describeTrial(
 ): Promise<string> {
   const parts = [
     `\n=== ${record.task_id}${record.epoch > 0 ? ` #${record.epoch}` : ''} — ${criterion}`,
-    input === undefined ? '' : `task: ${escapeControl(truncate(input, 2000))}`,
+    input === undefined ? '' : `task: ${escapeControlExcept(truncate(input, 2000), '\n\t')}`,
   ];
   if (record.workspace !== undefined && codebase !== undefined) {
     const { describeWorkspaceChanges } = await import('../../runner/workspace-changes.ts');
     parts.push(
-      `changes in ${record.workspace}:\n${escapeControl(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000))}`,
+      `changes in ${record.workspace}:\n${escapeControlExcept(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000), '\n\t')}`,
     );
   }
-  parts.push(`output:\n${escapeControl(truncate(outputText(record.output), 4000))}`);
+  parts.push(`output:\n${escapeControlExcept(truncate(outputText(record.output), 4000), '\n\t')}`);
   return `${parts.filter((p) => p !== '').join('\n')}\n`;
 }
 

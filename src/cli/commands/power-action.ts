@@ -1,6 +1,6 @@
 import { type PowerReport, powerFromBaseline, powerFromSd } from '../../compare/power-plan.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
-import { escapeControl } from '../../reporters/terminal-text.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
 import { loadExperimentRefs } from '../experiment-refs.ts';
 import type { CliIO } from '../io.ts';
 import type { PowerFlags } from './power.ts';

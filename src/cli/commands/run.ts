@@ -4,6 +4,7 @@ import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { HarnessConfig } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
+import type { RunRecord } from '../../core/run-record.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
@@ -31,6 +32,8 @@ interface RunFlags {
   judge?: string;
   progress: boolean;
 }
+
+const DEFAULT_STORE = '.harnesseval/harnesseval.db';
 
 const examples = `
 Examples:
@@ -92,7 +95,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
-    .option('--store <path>', 'SQLite store file', '.harnesseval/harnesseval.db')
+    .option('--store <path>', 'SQLite store file', DEFAULT_STORE)
     .option('--no-store', 'do not store the experiment')
     .addOption(
       new Option(
@@ -167,6 +170,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
   }
 
+  const streaming = fileReporters.map((f) => f.reporter).filter((r) => r.onTrialEnd !== undefined);
   const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
   const interrupt = new AbortController();
   let signals = 0;
@@ -182,7 +186,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     }
     // Everything finished is already committed to the store, trial by trial.
     io.stderr.write(
-      `\nharnesseval: stopped${experimentId ? `; resume with: harnesseval run ${file} --resume ${experimentId}` : ''}\n`,
+      `\nharnesseval: stopped${experimentId ? `; resume with: ${resumeCommand(file, flags, experimentId)}` : ''}\n`,
     );
     process.exit(EXIT.interrupted);
   };
@@ -223,7 +227,10 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
               await reporter.onRunStart?.(event.experiment, { destination });
             break;
           case 'trial_end':
-            for (const { reporter } of fileReporters) await reporter.onTrialEnd?.(event.record);
+            if (streaming.length > 0) {
+              const record = await redactRecord(event.record, io.env);
+              for (const reporter of streaming) await reporter.onTrialEnd?.(record);
+            }
             progress?.update(event.progress);
             break;
           case 'run_end':
@@ -248,6 +255,8 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     await store?.close();
   }
 
+  // Reports get what the store gets: secret values from the environment are scrubbed.
+  experiment = await redactedForReports(experiment, io.env);
   const color = useColor(io);
   const width = io.stdout.columns ?? 100;
   for (const reporter of stdoutReporters)
@@ -259,9 +268,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   if (store !== undefined) io.stderr.write(`stored experiment ${experiment.id} in ${flags.store}\n`);
 
   if (experiment.status === 'interrupted') {
-    io.stderr.write(
-      `harnesseval: interrupted; resume with: harnesseval run ${file} --resume ${experiment.id}\n`,
-    );
+    io.stderr.write(`harnesseval: interrupted; resume with: ${resumeCommand(file, flags, experiment.id)}\n`);
     return EXIT.interrupted;
   }
   if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
@@ -277,4 +284,30 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
 async function openStoreAt(path: string, durability: 'normal' | 'full'): Promise<ExperimentStore> {
   const { openStore } = await import('../../store/index.ts');
   return openStore(path, { durability });
+}
+
+/** The command that continues this run: same file, harness and store. */
+function resumeCommand(file: string, flags: RunFlags, id: string): string {
+  const quote = (arg: string) => (/^[\w./:@-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+  const parts = ['harnesseval', 'run', quote(file), '--resume', id];
+  if (flags.harness !== undefined) parts.push('--harness', quote(flags.harness));
+  if (typeof flags.store === 'string' && flags.store !== DEFAULT_STORE)
+    parts.push('--store', quote(flags.store));
+  return parts.join(' ');
+}
+
+async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {
+  const [{ experimentToJson }, { ExperimentSchema }] = await Promise.all([
+    import('../../store/json-io.ts'),
+    import('../../core/experiment.ts'),
+  ]);
+  return ExperimentSchema.parse(JSON.parse(experimentToJson(experiment, { env })));
+}
+
+async function redactRecord(record: RunRecord, env: NodeJS.ProcessEnv): Promise<RunRecord> {
+  const [{ redactSecrets }, { RunRecordSchema }] = await Promise.all([
+    import('../../store/redact.ts'),
+    import('../../core/run-record.ts'),
+  ]);
+  return RunRecordSchema.parse(JSON.parse(redactSecrets(JSON.stringify(record), env)));
 }

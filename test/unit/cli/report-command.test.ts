@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../../src/cli/io.ts';
 import { runCli } from '../../../src/cli/main.ts';
 import { renderJson } from '../../../src/reporters/json.ts';
-import { displayWidth } from '../../../src/reporters/terminal-text.ts';
+import { displayWidth } from '../../../src/util/terminal-text.ts';
 import { mixedExperiment } from '../reporters/experiment-factory.ts';
 
 class Buffer extends Writable {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createConsoleReporter, renderConsole } from '../../../src/reporters/console.ts';
-import { displayWidth } from '../../../src/reporters/terminal-text.ts';
+import { displayWidth } from '../../../src/util/terminal-text.ts';
 import { evaluation, experiment, metric, mixedExperiment, NASTY, record } from './experiment-factory.ts';
 
 const ESC = '\u001b';

@@ -5,7 +5,7 @@ import { renderConsole } from '../../../src/reporters/console.ts';
 import { neutralizeFormula, renderCsv } from '../../../src/reporters/csv.ts';
 import { renderJunit } from '../../../src/reporters/junit.ts';
 import { renderMarkdown } from '../../../src/reporters/markdown.ts';
-import { displayWidth, escapeControlExcept } from '../../../src/reporters/terminal-text.ts';
+import { displayWidth, escapeControlExcept } from '../../../src/util/terminal-text.ts';
 import { parseCsv } from './csv-reader.ts';
 import { evaluation, experiment, record } from './experiment-factory.ts';
 

@@ -1,0 +1,16 @@
+import type { Harness } from '../../src/instrument/harness.ts';
+
+/** A stand-in harness that always writes the same release notes (no model call). */
+export const releaseNotesHarness: Harness = {
+  name: 'release-notes-writer',
+  run() {
+    return [
+      '## Breaking',
+      '- `connect()` now returns a Promise; add `await` where you call it.',
+      '## Features',
+      '- New option `timeoutMs`.',
+      '## Fixes',
+      '- Reconnects keep queued messages.',
+    ].join('\n');
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * A user metric: mean number of tool calls per trial, averaged per task first (so epochs do not
+ * inflate n), with its standard error and 95% interval. Empty input gives "n/a", never NaN.
+ */
+import { z } from 'zod';
+import { type MetricDefinition, meanOverTasks } from '../../src/metrics/index.ts';
+
+const options = z.object({}).strict();
+
+export const toolCallsMetric: MetricDefinition<typeof options> = {
+  name: 'tool_calls',
+  direction: 'lower_is_better',
+  description: 'mean tool calls per trial',
+  options,
+  create() {
+    const shape = {
+      name: 'tool_calls',
+      direction: 'lower_is_better',
+      description: 'mean tool calls per trial',
+      unit: 'count',
+    } as const;
+    return {
+      specificationVersion: 'v1',
+      name: 'tool_calls',
+      direction: 'lower_is_better',
+      calculate(input) {
+        const trials = input.records
+          .filter((r) => r.outcome !== 'pending')
+          .map((r) => ({ task: r.task_id, value: r.output.tool_calls.length }));
+        return meanOverTasks(input, trials, shape);
+      },
+    };
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * A user reporter: one tab-separated line per trial. `report` returns the text and, given a
+ * destination, writes it there too (parent folders created): `deliver` does both.
+ */
+import type { Experiment } from '../../src/core/experiment.ts';
+import { deliver } from '../../src/reporters/destination.ts';
+import type { ReporterEntry, ReporterV1 } from '../../src/reporters/index.ts';
+
+/** Tabs and newlines would break a row: replace them with spaces. */
+function cell(value: string): string {
+  return value.replace(/[\t\r\n]+/g, ' ');
+}
+
+export function renderTsv(experiment: Experiment): string {
+  const rows = experiment.records.map((r) =>
+    [r.task_id, String(r.epoch), r.outcome, r.duration_seconds.toFixed(3), cell(r.error ?? '')].join('\t'),
+  );
+  return `${['task_id', 'epoch', 'outcome', 'duration_seconds', 'error'].join('\t')}\n${rows.map((r) => `${r}\n`).join('')}`;
+}
+
+export function createTsvReporter(): ReporterV1 {
+  return {
+    specificationVersion: 'v1',
+    name: 'tsv',
+    extensions: ['.tsv'],
+    report: async (experiment, options) => deliver(renderTsv(experiment), options),
+  };
+}
+
+/** Pass to `registerReporter('tsv', tsvReporterEntry)`; then `-o results.tsv` selects it. */
+export const tsvReporterEntry: ReporterEntry = {
+  load: async () => createTsvReporter(),
+  extensions: ['.tsv'],
+  description: 'one tab-separated row per trial',
+};

@@ -1,0 +1,32 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSuite, validateFile } from '../../../src/formats/index.ts';
+
+const fixture = new URL('../../fixtures/judge/suite.yaml', import.meta.url).pathname;
+
+describe('suite judge:', () => {
+  it('loads the judge config with its defaults', async () => {
+    const suite = await loadSuite(fixture);
+    expect(suite.judge).toEqual({
+      provider: 'openai-compatible',
+      model: 'local-judge',
+      base_url: 'http://127.0.0.1:8080/v1',
+      samples: 3,
+      allow_self_judge: false,
+    });
+  });
+
+  it('locates a bad judge option', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'he-judge-'));
+    const file = join(dir, 'suite.yaml');
+    const text = await readFile(fixture, 'utf8');
+    await writeFile(
+      file,
+      text.replace('../seeds/', `${join(fixture, '../../seeds')}/`).replace('samples: 3', 'samples: 0'),
+    );
+    const report = await validateFile(file);
+    expect(report.diagnostics.map((d) => `${d.line}:${d.path}`)).toEqual(['8:judge.samples']);
+  });
+});
