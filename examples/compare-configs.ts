@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { renderComparisonConsole } from '../src/compare/console.ts';
 import { compareExperiments } from '../src/compare/index.ts';
 import type { Comparison } from '../src/compare/types.ts';
-import { type LineageSource, runLineage } from './lineage-sim/lineage-source.ts';
+import { type LineageSource, metricsWithValues, runLineage } from './lineage-sim/lineage-source.ts';
 
 export async function compareConfigs(
   options: { readonly source?: LineageSource } = {},
@@ -16,14 +16,20 @@ export async function compareConfigs(
   const [baseline, candidate] = await runLineage(['0.3.1', '0.4.0'], options);
   if (baseline === undefined || candidate === undefined) throw new Error('the lineage did not run');
   const comparison = compareExperiments([baseline, candidate], {
-    metrics: [
-      'prompts_unplanned',
-      'hitl_unplanned',
-      'first_pass_approval_rate',
-      'cost_per_task',
-      'human_time_min',
-      'success_rate',
-    ],
+    metrics: metricsWithValues(
+      [
+        'prompts_unplanned',
+        'hitl_unplanned',
+        'first_pass_approval_rate',
+        'cost_per_task',
+        'human_time_min',
+        // The lineage's rubric criteria stay pending without a judge, so its success_rate is
+        // mostly n/a; the share of automated acceptance criteria passed is known either way.
+        'functional_completeness',
+        'success_rate',
+      ],
+      [baseline, candidate],
+    ),
     // A CI-style gate: success_rate may not get significantly more than 5% worse.
     thresholds: { success_rate: { max_regression: 0.05, require_significant: true } },
   });

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import { renderTimelineConsole } from '../src/timeline/render.ts';
 import { buildTimeline, type Timeline } from '../src/timeline/timeline.ts';
-import { type LineageSource, runLineage } from './lineage-sim/lineage-source.ts';
+import { type LineageSource, metricsWithValues, runLineage } from './lineage-sim/lineage-source.ts';
 import { LINEAGE } from './lineage-sim/simulated-lineage.ts';
 
 export async function trackTimeline(
@@ -19,7 +19,16 @@ export async function trackTimeline(
     options,
   );
   const timeline = buildTimeline(experiments, {
-    metrics: ['hitl_unplanned', 'first_pass_approval_rate', 'cost_per_task', 'success_rate'],
+    metrics: metricsWithValues(
+      [
+        'hitl_unplanned',
+        'first_pass_approval_rate',
+        'cost_per_task',
+        'functional_completeness',
+        'success_rate',
+      ],
+      experiments,
+    ),
   });
   return { timeline, text: renderTimelineConsole(timeline) };
 }

@@ -55,3 +55,10 @@ export async function runLineage(
   }
   return experiments;
 }
+
+/** The metrics (in the given order) that every experiment has a value for: no all-"n/a" rows. */
+export function metricsWithValues(names: readonly string[], experiments: readonly Experiment[]): string[] {
+  return names.filter((name) =>
+    experiments.every((e) => e.metrics.some((m) => m.name === name && m.value !== null)),
+  );
+}
