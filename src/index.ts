@@ -82,6 +82,7 @@ export {
   metricCatalog,
   registerMetric,
 } from './metrics/index.ts';
+export { renderExperimentHtml } from './reporters/html/index.ts';
 export { getReporter, registerReporter, reporterForFile, reporterNames } from './reporters/registry.ts';
 export type { ReporterV1, ReportOptions } from './reporters/types.ts';
 export type { RunnerEvent, RunProgress } from './runner/events.ts';

@@ -32,6 +32,8 @@ export const adapterOptionSchemas = {
       output_path: z.string().optional(),
       tool_calls_path: z.string().optional(),
       usage_path: z.string().optional(),
+      /** JSONPath to an array of harness events (the event protocol) in the response. */
+      events_path: z.string().optional(),
       trace_file: traceFile,
     })
     .strict(),

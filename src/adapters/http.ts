@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
+import { parseEvents } from '../instrument/events.ts';
 import { expandEnvTemplate } from '../util/env-template.ts';
 import {
   abortedOutput,
@@ -53,7 +54,7 @@ function issuesOf(error: z.ZodError): string {
 function fromJson(
   body: JsonValue,
   options: HttpOptions,
-): Pick<AgentOutput, 'output' | 'structured' | 'tool_calls' | 'usage'> {
+): Pick<AgentOutput, 'output' | 'structured' | 'tool_calls' | 'usage' | 'trace'> {
   const selected =
     options.output_path === undefined ? body : select(body, options.output_path, 'output_path');
   const draft = AgentOutputSchema.pick({ tool_calls: true, usage: true }).safeParse({
@@ -65,7 +66,16 @@ function fromJson(
   });
   if (!draft.success)
     throw new OutputError(`the response's tool calls or usage are invalid: ${issuesOf(draft.error)}`);
-  return { ...jsonOutput(selected), ...draft.data };
+  if (options.events_path === undefined) return { ...jsonOutput(selected), ...draft.data };
+  // A remote harness reports its events in the response, in the event protocol's shape.
+  const events = [select(body, options.events_path, 'events_path')].flat();
+  const reported = parseEvents(events.map((event) => JSON.stringify(event)).join('\n'));
+  return {
+    ...jsonOutput(selected),
+    ...draft.data,
+    tool_calls: [...draft.data.tool_calls, ...reported.toolCalls],
+    trace: reported.trace,
+  };
 }
 
 function isJsonContentType(contentType: string): boolean {
@@ -168,6 +178,7 @@ async function createHttpAgent(options: HttpOptions, environment: AdapterEnviron
   checkPath('output_path', options.output_path);
   checkPath('tool_calls_path', options.tool_calls_path);
   checkPath('usage_path', options.usage_path);
+  checkPath('events_path', options.events_path);
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,

@@ -44,6 +44,13 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
 const isEntry =
   process.argv[1] !== undefined && /harnesseval(\.js)?$|cli\.(js|ts)$|main\.ts$/.test(process.argv[1]);
 if (isEntry) {
+  // `harnesseval runs list | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   const status = await runCli(process.argv.slice(2));
   process.exitCode = status;
 }

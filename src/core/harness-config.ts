@@ -1,5 +1,21 @@
 import { z } from 'zod';
 
+/** USD per million tokens of one model. */
+export const ModelPriceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Cached input tokens; the input price when a provider gives no discount. */
+  cached: z.number().nonnegative().optional(),
+});
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+
+/** Prices that override or extend the built-in table, keyed `provider/model` or by model name. */
+export const PricingOverrideSchema = z.object({
+  as_of: z.string().optional(),
+  models: z.record(z.string(), ModelPriceSchema).default({}),
+});
+export type PricingOverride = z.infer<typeof PricingOverrideSchema>;
+
 export const TrustTierSchema = z.string().min(1);
 
 /**
@@ -15,6 +31,8 @@ export const HarnessConfigSchema = z.object({
   model: z.string().optional(),
   agents: z.array(z.string()).default([]),
   trust_tier: TrustTierSchema.optional(),
+  /** Prices used to compute cost from tokens when the harness reports none. */
+  pricing: PricingOverrideSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

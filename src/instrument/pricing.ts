@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { type ModelPrice, ModelPriceSchema, type PricingOverride } from '../core/harness-config.ts';
 
-/** USD per million tokens. */
-export const ModelPriceSchema = z.object({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  /** Cached input tokens; defaults to the input price when a provider has no discount. */
-  cached: z.number().nonnegative().optional(),
-});
-export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+export { type ModelPrice, ModelPriceSchema };
 
 export const PriceTableSchema = z.object({
   as_of: z.string(),
@@ -41,7 +35,10 @@ export const DEFAULT_PRICES: PriceTable = {
 };
 
 /** Merges user overrides over the defaults; the newer `as_of` wins. */
-export function mergePrices(base: PriceTable, override: Partial<PriceTable> | undefined): PriceTable {
+export function mergePrices(
+  base: PriceTable,
+  override: PricingOverride | Partial<PriceTable> | undefined,
+): PriceTable {
   if (override === undefined) return base;
   return {
     as_of: override.as_of ?? base.as_of,

@@ -12,7 +12,7 @@ export interface ReporterEntry {
   readonly description: string;
 }
 
-/** The built-in reporters. An HTML reporter joins this map with `extensions: ['.html']`. */
+/** The built-in reporters. */
 export const builtinReporters = {
   console: {
     load: async () => (await import('./console.ts')).createConsoleReporter(),
@@ -43,6 +43,11 @@ export const builtinReporters = {
     load: async () => (await import('./junit.ts')).createJunitReporter(),
     extensions: ['.xml'],
     description: 'JUnit XML for CI test views',
+  },
+  html: {
+    load: async () => (await import('./html/index.ts')).createHtmlReporter(),
+    extensions: ['.html', '.htm'],
+    description: 'one self-contained page: metric cards, charts, a filterable trial table, traces',
   },
 } as const satisfies Record<string, ReporterEntry>;
 

@@ -13,6 +13,7 @@ import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
+import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
@@ -22,6 +23,7 @@ import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
+import { priceTrial } from './cost.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
@@ -84,6 +86,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const agent =
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
+  const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
   // Subprocess and remote harnesses report through files; in-process ones through trackers.
   const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
   const traceFile = options.harness.options['trace_file'];
@@ -192,6 +195,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         rubricWeights: rubricWeights(options.suite, trial.task),
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
+        prices,
       });
     } finally {
       await workspace?.dispose(options.keepWorkspaces === true);
@@ -345,12 +349,14 @@ interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
+  readonly prices: PriceTable;
 }
 
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
   const { output, judged } = input;
-  const trace = output.trace ?? emptyTrace();
+  const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
+  const trace = priced.trace;
   const { trace: _omit, ...outputWithoutTrace } = output;
   const errored = output.error !== undefined;
   const { scores, outcome } = scoreRecord({
@@ -365,9 +371,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics.tokens_in = output.usage.tokens_in;
     metrics.tokens_out = output.usage.tokens_out;
   }
-  const roleCost = trace.agent_calls.reduce((sum, c) => sum + (c.cost_usd ?? 0), 0);
-  const cost =
-    output.usage.cost_usd ?? (trace.agent_calls.some((c) => c.cost_usd !== undefined) ? roleCost : null);
+  const cost = priced.costUsd;
   const draft = {
     schema_version: 1,
     run_id: `${input.experimentId}:${input.trial.key}`,
@@ -393,6 +397,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: judged.criteria,
     metrics,
     by_role: breakdownByRole(trace),
+    metadata: priced.source === 'unknown' ? {} : { cost_source: priced.source },
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };

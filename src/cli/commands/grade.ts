@@ -9,6 +9,7 @@ import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
 import { rubricForTask } from '../../scoring/rubric-lookup.ts';
+import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
@@ -138,11 +139,9 @@ async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> 
   }
 }
 
-async function findExperiment(
-  store: { getExperiment(id: string): Promise<Experiment | undefined> },
-  id: string,
-): Promise<Experiment> {
-  const experiment = await store.getExperiment(id);
+async function findExperiment(store: ExperimentStore, id: string): Promise<Experiment> {
+  const { resolveExperimentId } = await import('../../store/resolve-id.ts');
+  const experiment = await store.getExperiment(await resolveExperimentId(store, id));
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `no experiment ${id} in the store (see: harnesseval runs list)`);
   return experiment;

@@ -39,6 +39,16 @@ beforeAll(async () => {
           });
         case '/number':
           return json(200, { value: 42 });
+        case '/events':
+          return json(200, {
+            answer: 'done',
+            events: [
+              { type: 'agent_call', role: 'planner', model: 'gpt-4o', tokens_in: 10, tokens_out: 3 },
+              { type: 'human', action: 'approve', kind: 'planned', minutes: 2 },
+              { type: 'tool_call', tool_name: 'search' },
+              { type: 'nonsense' },
+            ],
+          });
         case '/text':
           response.writeHead(200, { 'content-type': 'text/plain' });
           return response.end('plain answer');
@@ -95,6 +105,16 @@ async function agentFor(options: Record<string, unknown>, env: NodeJS.ProcessEnv
 }
 
 describe('http adapter', () => {
+  it('reads the harness events a service puts in its response (events_path)', async () => {
+    const agent = await agentFor({ url: `${base}/events`, output_path: '$.answer', events_path: '$.events' });
+    const out = await agent.run('go', trialContext());
+    expect(out.output).toBe('done');
+    expect(out.trace?.agent_calls).toEqual([expect.objectContaining({ role: 'planner', tokens_in: 10 })]);
+    expect(out.trace?.human).toEqual([expect.objectContaining({ action: 'approve', minutes: 2 })]);
+    expect(out.tool_calls.map((t) => t.tool_name)).toEqual(['search']);
+    expect(out.trace?.malformed_events).toEqual([{ line: 4, error: expect.stringContaining('type') }]);
+  });
+
   it('posts the filled body template and selects the output with output_path', async () => {
     const agent = await agentFor({
       url: `${base}/echo`,

@@ -1,0 +1,192 @@
+import { type LinearScale, linearScale, niceDomain, niceTicks, px } from './chart-scale.ts';
+import { escapeHtml } from './escape.ts';
+import { formatNumber } from './format.ts';
+
+/** Charts are drawn on the server as inline SVG: no script, no library, readable without JS. */
+export interface ChartOptions {
+  /** Accessible name of the chart (also its tooltip). */
+  readonly title: string;
+  readonly xLabel?: string;
+  readonly yLabel?: string;
+  readonly width?: number;
+  readonly height?: number;
+  readonly formatX?: (value: number) => string;
+  readonly formatY?: (value: number) => string;
+}
+
+export interface HistogramOptions extends ChartOptions {
+  readonly bins?: number;
+  /** Fixed x range, e.g. [0, 1] for scores; the data's range otherwise. */
+  readonly domain?: readonly [number, number];
+}
+
+export interface ScatterPoint {
+  readonly x: number;
+  readonly y: number;
+  /** Shown on hover (escaped). */
+  readonly label?: string;
+}
+
+export interface LinePoint {
+  readonly x: number;
+  /** null leaves a gap in the line. */
+  readonly y: number | null;
+  readonly label?: string;
+}
+
+export interface LineSeries {
+  readonly name: string;
+  readonly points: readonly LinePoint[];
+}
+
+const MARGIN = { top: 14, right: 16, bottom: 42, left: 52 };
+
+interface Frame {
+  readonly width: number;
+  readonly height: number;
+  readonly x: LinearScale;
+  readonly y: LinearScale;
+}
+
+function frame(options: ChartOptions, xDomain: [number, number], yDomain: [number, number]): Frame {
+  const width = options.width ?? 480;
+  const height = options.height ?? 240;
+  return {
+    width,
+    height,
+    x: linearScale(xDomain, [MARGIN.left, width - MARGIN.right]),
+    y: linearScale(yDomain, [height - MARGIN.bottom, MARGIN.top]),
+  };
+}
+
+function svg(options: ChartOptions, f: Pick<Frame, 'width' | 'height'>, body: string): string {
+  const title = escapeHtml(options.title);
+  return (
+    `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${f.width} ${f.height}" ` +
+    `width="${f.width}" height="${f.height}" role="img" aria-label="${title}"><title>${title}</title>${body}</svg>`
+  );
+}
+
+function axes(options: ChartOptions, f: Frame): string {
+  const fx = options.formatX ?? formatNumber;
+  const fy = options.formatY ?? formatNumber;
+  const [x0, x1] = f.x.domain;
+  const [y0, y1] = f.y.domain;
+  const bottom = f.height - MARGIN.bottom;
+  const parts = [
+    `<path class="axis" d="M${MARGIN.left} ${MARGIN.top}V${bottom}H${f.width - MARGIN.right}"/>`,
+  ];
+  for (const t of niceTicks(x0, x1, 5)) {
+    parts.push(
+      `<text class="tick" x="${px(f.x(t))}" y="${bottom + 14}" text-anchor="middle">${escapeHtml(fx(t))}</text>`,
+    );
+  }
+  for (const t of niceTicks(y0, y1, 4)) {
+    const y = px(f.y(t));
+    parts.push(`<path class="grid" d="M${MARGIN.left} ${y}H${f.width - MARGIN.right}"/>`);
+    parts.push(
+      `<text class="tick" x="${MARGIN.left - 6}" y="${y}" dy="0.32em" text-anchor="end">${escapeHtml(fy(t))}</text>`,
+    );
+  }
+  if (options.xLabel) {
+    parts.push(
+      `<text class="label" x="${px((MARGIN.left + f.width - MARGIN.right) / 2)}" y="${f.height - 6}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`,
+    );
+  }
+  if (options.yLabel) {
+    const cy = px((MARGIN.top + bottom) / 2);
+    parts.push(
+      `<text class="label" transform="translate(12 ${cy}) rotate(-90)" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
+    );
+  }
+  return parts.join('');
+}
+
+/** A placeholder with the same size as the chart, so an empty run still lays out. */
+export function emptyChart(options: ChartOptions, message = 'no data'): string {
+  const f = { width: options.width ?? 480, height: options.height ?? 240 };
+  return svg(
+    options,
+    f,
+    `<rect class="empty" x="0.5" y="0.5" width="${f.width - 1}" height="${f.height - 1}"/>` +
+      `<text class="label" x="${f.width / 2}" y="${f.height / 2}" text-anchor="middle">${escapeHtml(message)}</text>`,
+  );
+}
+
+/** Counts of `values` in equal-width bins, drawn as bars. Non-finite values are left out. */
+export function histogram(values: readonly number[], options: HistogramOptions): string {
+  const data = values.filter(Number.isFinite);
+  if (data.length === 0) return emptyChart(options);
+  const bins = Math.max(1, options.bins ?? 10);
+  const [lo, hi] = options.domain ?? [Math.min(...data), Math.max(...data)];
+  const width = hi > lo ? (hi - lo) / bins : 1;
+  const counts = new Array<number>(bins).fill(0);
+  for (const v of data) {
+    const i = Math.min(bins - 1, Math.max(0, Math.floor((v - lo) / width)));
+    counts[i] = (counts[i] ?? 0) + 1;
+  }
+  const f = frame(options, [lo, hi > lo ? hi : lo + width], [0, Math.max(...counts)]);
+  const fx = options.formatX ?? formatNumber;
+  const bars = counts.map((count, i) => {
+    if (count === 0) return '';
+    const left = f.x(lo + i * width);
+    const right = f.x(lo + (i + 1) * width);
+    const top = f.y(count);
+    const label = `${fx(lo + i * width)} to ${fx(lo + (i + 1) * width)}: ${count}`;
+    return (
+      `<rect class="bar" x="${px(left + 1)}" y="${px(top)}" width="${px(Math.max(1, right - left - 2))}" ` +
+      `height="${px(f.y(0) - top)}"><title>${escapeHtml(label)}</title></rect>`
+    );
+  });
+  return svg(options, f, axes(options, f) + bars.join(''));
+}
+
+/** One dot per point, e.g. cost against score per trial. */
+export function scatter(points: readonly ScatterPoint[], options: ChartOptions): string {
+  const data = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+  if (data.length === 0) return emptyChart(options);
+  const xs = data.map((p) => p.x);
+  const ys = data.map((p) => p.y);
+  const f = frame(
+    options,
+    niceDomain(Math.min(0, ...xs), Math.max(...xs)),
+    niceDomain(Math.min(0, ...ys), Math.max(...ys)),
+  );
+  const dots = data.map((p) => {
+    const title = p.label === undefined ? '' : `<title>${escapeHtml(p.label)}</title>`;
+    return `<circle class="point" cx="${px(f.x(p.x))}" cy="${px(f.y(p.y))}" r="4">${title}</circle>`;
+  });
+  return svg(options, f, axes(options, f) + dots.join(''));
+}
+
+/** Lines over a shared x axis (timelines: x is a time in ms, formatted by `formatX`). */
+export function lineChart(series: readonly LineSeries[], options: ChartOptions): string {
+  const points = series.flatMap((s) => s.points).filter((p): p is LinePoint & { y: number } => p.y !== null);
+  if (points.length === 0) return emptyChart(options);
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const f = frame(options, [Math.min(...xs), Math.max(...xs)], niceDomain(Math.min(...ys), Math.max(...ys)));
+  const body = series.map((s, i) => {
+    let d = '';
+    let pen = 'M';
+    const dots: string[] = [];
+    for (const p of s.points) {
+      if (p.y === null) {
+        pen = 'M';
+        continue;
+      }
+      d += `${pen}${px(f.x(p.x))} ${px(f.y(p.y))}`;
+      pen = 'L';
+      const title = escapeHtml(`${s.name}: ${p.label ?? formatNumber(p.y)}`);
+      dots.push(
+        `<circle class="point" cx="${px(f.x(p.x))}" cy="${px(f.y(p.y))}" r="3"><title>${title}</title></circle>`,
+      );
+    }
+    return `<g class="series series-${i % 6}"><path class="line" d="${d}"/>${dots.join('')}</g>`;
+  });
+  const legend = series.map(
+    (s, i) =>
+      `<text class="legend series-${i % 6}" x="${MARGIN.left + 8}" y="${MARGIN.top + 12 + i * 14}">${escapeHtml(s.name)}</text>`,
+  );
+  return svg(options, f, axes(options, f) + body.join('') + (series.length > 1 ? legend.join('') : ''));
+}

@@ -1,0 +1,169 @@
+/**
+ * The page's one script (runs under a CSP nonce). It reads data only from the JSON element and
+ * writes text only through text nodes, never innerHTML, so agent text cannot become markup.
+ * Generic parts: `table[data-table]` gets sorting on `th[data-sort]` and the filters that name it
+ * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial in `#trace-panel`.
+ */
+export const CLIENT_SCRIPT = String.raw`(function () {
+'use strict';
+var dataNode = document.getElementById('data');
+var data = dataNode ? JSON.parse(dataNode.textContent || 'null') : null;
+
+function el(tag, className, children) {
+  var node = document.createElement(tag);
+  if (className) node.className = className;
+  (children || []).forEach(function (child) {
+    if (child === null || child === undefined) return;
+    node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  });
+  return node;
+}
+function num(value, digits) {
+  if (value === null || value === undefined) return 'n/a';
+  return String(Number(Number(value).toPrecision(digits || 3)));
+}
+function usd(value) {
+  if (value === null || value === undefined) return 'n/a';
+  return '$' + num(value, 3);
+}
+
+function setupTable(table) {
+  var id = table.id;
+  var body = table.tBodies[0];
+  if (!body) return;
+  var rows = Array.prototype.slice.call(body.rows);
+  var text = document.querySelector('input[data-filter-text="' + id + '"]');
+  var outcome = document.querySelector('select[data-filter-outcome="' + id + '"]');
+  var count = document.querySelector('[data-filter-count="' + id + '"]');
+  function apply() {
+    var query = text ? text.value.trim().toLowerCase() : '';
+    var wanted = outcome ? outcome.value : '';
+    var shown = 0;
+    rows.forEach(function (row) {
+      var match = (!query || (row.getAttribute('data-search') || '').indexOf(query) !== -1) &&
+        (!wanted || row.getAttribute('data-outcome') === wanted);
+      row.hidden = !match;
+      if (match) shown += 1;
+    });
+    if (count) count.textContent = shown + ' of ' + rows.length + ' shown';
+  }
+  if (text) text.addEventListener('input', apply);
+  if (outcome) outcome.addEventListener('change', apply);
+  apply();
+
+  Array.prototype.forEach.call(table.querySelectorAll('th[data-sort]'), function (th) {
+    var button = th.querySelector('button');
+    if (!button) return;
+    button.addEventListener('click', function () {
+      var column = th.cellIndex;
+      var numeric = th.getAttribute('data-sort') === 'number';
+      var ascending = th.getAttribute('aria-sort') !== 'ascending';
+      Array.prototype.forEach.call(table.querySelectorAll('th[aria-sort]'), function (other) {
+        other.removeAttribute('aria-sort');
+      });
+      th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+      var keyed = rows.map(function (row, index) {
+        var cell = row.cells[column];
+        var raw = cell ? cell.getAttribute('data-value') : null;
+        var key = raw === null || raw === '' ? null : numeric ? Number(raw) : raw.toLowerCase();
+        return { row: row, key: key, index: index };
+      });
+      keyed.sort(function (a, b) {
+        // Missing values go last in both directions; ties keep the original order.
+        if (a.key === null || b.key === null) return a.key === b.key ? a.index - b.index : a.key === null ? 1 : -1;
+        var order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+        return (ascending ? order : -order) || a.index - b.index;
+      });
+      keyed.forEach(function (entry) { body.appendChild(entry.row); });
+    });
+  });
+}
+Array.prototype.forEach.call(document.querySelectorAll('table[data-table]'), setupTable);
+
+function table(headers, rows) {
+  if (rows.length === 0) return el('p', 'none', ['none']);
+  var head = el('tr', null, headers.map(function (h) { return el('th', null, [h]); }));
+  var body = rows.map(function (cells) {
+    return el('tr', null, cells.map(function (c) { return el('td', null, [c]); }));
+  });
+  return el('table', null, [el('thead', null, [head]), el('tbody', null, body)]);
+}
+function pre(text, omitted) {
+  var box = el('div', null, [el('pre', null, [text])]);
+  if (omitted > 0) box.appendChild(el('p', 'note', ['(' + omitted + ' more characters not shown)']));
+  return box;
+}
+function section(title, content) {
+  return el('div', 'trace-part', [el('h3', null, [title]), content]);
+}
+
+function renderTrial(trial) {
+  var parts = [
+    el('h2', null, ['Trace: ' + trial.task_id + ' (epoch ' + trial.epoch + ') ', el('span', 'badge ' + trial.outcome, [trial.outcome])]),
+    el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + ' · attempts ' + trial.attempts]),
+  ];
+  parts.push(section('Output', pre(trial.output.text, trial.output.omitted)));
+  if (trial.error) parts.push(section('Error', pre(trial.error, 0)));
+  parts.push(section('Evaluations', table(['evaluator', 'score', 'passed', 'explanation'], trial.evaluations.map(function (e) {
+    return [e.evaluator, num(e.score), e.passed ? 'yes' : 'no', e.error ? e.explanation + ' (error: ' + e.error + ')' : e.explanation];
+  }))));
+  var criteria = el('div', null, [table(['criterion', 'verification', 'status', 'score', 'explanation'], trial.criteria.map(function (c) {
+    return [c.id, c.verification, c.status, num(c.score), c.explanation];
+  }))]);
+  trial.criteria.forEach(function (c) {
+    if (c.grades.length > 0) {
+      criteria.appendChild(el('p', 'meta', ['Grades for ' + c.id]));
+      criteria.appendChild(table(['dimension', 'level', 'score', 'grader', 'rationale'], c.grades.map(function (g) {
+        return [g.dimension, String(g.level), num(g.score), g.grader + ' (' + g.grader_kind + ')', g.rationale];
+      })));
+    }
+    if (c.output_tail) criteria.appendChild(pre(c.output_tail, 0));
+  });
+  parts.push(section('Criteria', criteria));
+  parts.push(section('Agent calls by role', table(['role', 'calls', 'tokens in', 'tokens out', 'cost'], trial.by_role.map(function (r) {
+    return [r.role, String(r.calls), num(r.tokens_in, 6), num(r.tokens_out, 6), usd(r.cost_usd)];
+  }))));
+  parts.push(section('Agent calls', table(['role', 'model', 'tokens in', 'tokens out', 'cost', 'seconds', 'error'], trial.agent_calls.map(function (a) {
+    return [a.role, a.model || '', num(a.tokens_in, 6), num(a.tokens_out, 6), usd(a.cost_usd), num(a.duration_seconds), a.error || ''];
+  }))));
+  if (trial.agent_invocations.length > 0) {
+    parts.push(section('Agent invocations', table(['agent', 'seconds', 'error'], trial.agent_invocations.map(function (a) {
+      return [a.name, num(a.duration_seconds), a.error || ''];
+    }))));
+  }
+  parts.push(section('Tool calls', table(['tool', 'status', 'seconds', 'arguments', 'result'], trial.tool_calls.map(function (t) {
+    return [t.tool_name, t.status, num(t.duration), pre(t.args.text, t.args.omitted), t.result ? pre(t.result.text, t.result.omitted) : ''];
+  }))));
+  parts.push(section('Operator prompts', table(['kind', 'role', 'text'], trial.prompts.map(function (p) {
+    return [p.kind, p.role || '', p.text || ''];
+  }))));
+  parts.push(section('Human touchpoints', table(['action', 'kind', 'minutes', 'note'], trial.human.map(function (h) {
+    return [h.action, h.kind, num(h.minutes), h.note || ''];
+  }))));
+  parts.push(section('Circuit breakers', table(['type', 'trigger', 'resolution'], trial.circuit_breakers.map(function (b) {
+    return [b.type, b.trigger || '', b.resolution || ''];
+  }))));
+  parts.push(section('Malformed events', table(['line', 'error'], trial.malformed_events.map(function (m) {
+    return [String(m.line), m.error];
+  }))));
+  return parts;
+}
+
+var panel = document.getElementById('trace-panel');
+document.addEventListener('click', function (event) {
+  var target = event.target;
+  var button = target && target.closest ? target.closest('button[data-trial]') : null;
+  if (button && panel && data && data.trials) {
+    var trial = data.trials[Number(button.getAttribute('data-trial'))];
+    if (!trial) return;
+    while (panel.firstChild) panel.removeChild(panel.firstChild);
+    var close = el('button', 'trace', ['close']);
+    close.addEventListener('click', function () { panel.hidden = true; button.focus(); });
+    panel.appendChild(close);
+    renderTrial(trial).forEach(function (node) { panel.appendChild(node); });
+    panel.setAttribute('data-trial', String(button.getAttribute('data-trial')));
+    panel.hidden = false;
+    panel.scrollIntoView({ block: 'start' });
+  }
+});
+})();`;

@@ -1,0 +1,51 @@
+import type { Experiment } from '../../../core/experiment.ts';
+import { histogram, scatter } from '../charts.ts';
+import { escapeHtml } from '../escape.ts';
+import { formatSeconds, formatUsd } from '../format.ts';
+
+export function figure(caption: string, svg: string): string {
+  return `<figure><figcaption>${escapeHtml(caption)}</figcaption>${svg}</figure>`;
+}
+
+/** Score distribution, cost against score and latency, one point or count per trial. */
+export function experimentChartsSection(experiment: Experiment): string {
+  const scored = experiment.records.filter((r) => r.scores['overall'] !== undefined);
+  const scores = scored.map((r) => r.scores['overall']!);
+  const costed = scored.filter((r) => r.cost_usd !== null);
+  const latencies = experiment.records.map((r) => r.duration_seconds);
+  const scoreChart = histogram(scores, {
+    title: 'Distribution of overall scores per trial',
+    domain: [0, 1],
+    bins: 10,
+    xLabel: 'overall score',
+    yLabel: 'trials',
+  });
+  const costChart = scatter(
+    costed.map((r) => ({
+      x: r.cost_usd!,
+      y: r.scores['overall']!,
+      label: `${r.task_id} #${r.epoch}: ${formatUsd(r.cost_usd)}, score ${r.scores['overall']!.toFixed(3)}`,
+    })),
+    {
+      title: 'Cost against overall score per trial',
+      xLabel: 'cost per trial',
+      yLabel: 'overall score',
+      formatX: formatUsd,
+    },
+  );
+  const latencyChart = histogram(latencies, {
+    title: 'Distribution of trial latency',
+    domain: [0, Math.max(0, ...latencies)],
+    bins: 12,
+    xLabel: 'latency',
+    yLabel: 'trials',
+    formatX: formatSeconds,
+  });
+  return (
+    '<div class="charts">' +
+    figure(`Score distribution (${scores.length} scored trials)`, scoreChart) +
+    figure(`Cost against score (${costed.length} trials with a cost)`, costChart) +
+    figure(`Latency (${latencies.length} trials)`, latencyChart) +
+    '</div>'
+  );
+}

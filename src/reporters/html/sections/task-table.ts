@@ -1,0 +1,74 @@
+import type { RunRecord } from '../../../core/run-record.ts';
+import { escapeHtml, truncateText } from '../escape.ts';
+import { formatScore, formatSeconds, formatUsd } from '../format.ts';
+import { firstFailure, TEXT_LIMIT } from '../trial-data.ts';
+import { badge } from './summary.ts';
+
+const TABLE_ID = 'trials';
+const EXPLANATION_LIMIT = 300;
+
+interface Column {
+  readonly label: string;
+  readonly sort: 'number' | 'text';
+  readonly numeric?: boolean;
+}
+
+const COLUMNS: readonly Column[] = [
+  { label: 'task', sort: 'text' },
+  { label: 'epoch', sort: 'number', numeric: true },
+  { label: 'outcome', sort: 'text' },
+  { label: 'score', sort: 'number', numeric: true },
+  { label: 'latency', sort: 'number', numeric: true },
+  { label: 'cost', sort: 'number', numeric: true },
+  { label: 'first failing explanation', sort: 'text' },
+];
+
+function cell(value: string | number | null, html: string, className = ''): string {
+  const data = value === null ? '' : escapeHtml(String(value));
+  const cls = className ? ` class="${className}"` : '';
+  return `<td${cls} data-value="${data}">${html}</td>`;
+}
+
+function row(record: RunRecord, index: number): string {
+  const score = record.scores['overall'] ?? null;
+  const failure = truncateText(firstFailure(record), EXPLANATION_LIMIT);
+  const explanation = failure.text + (failure.omitted > 0 ? ' …' : '');
+  const search =
+    `${record.task_id} ${record.outcome} ${truncateText(firstFailure(record), TEXT_LIMIT).text}`.toLowerCase();
+  return (
+    `<tr data-outcome="${record.outcome}" data-search="${escapeHtml(search)}" data-task="${escapeHtml(record.task_id)}">` +
+    cell(
+      record.task_id,
+      `<button type="button" class="trace" data-trial="${index}" title="show the trace">${escapeHtml(record.task_id)}</button>`,
+    ) +
+    cell(record.epoch, String(record.epoch), 'num') +
+    cell(record.outcome, badge(record.outcome)) +
+    cell(score, escapeHtml(formatScore(score)), 'num') +
+    cell(record.duration_seconds, escapeHtml(formatSeconds(record.duration_seconds)), 'num') +
+    cell(record.cost_usd, escapeHtml(formatUsd(record.cost_usd)), 'num') +
+    cell(explanation, escapeHtml(explanation), 'explanation') +
+    '</tr>'
+  );
+}
+
+/** The per-trial table; the client script adds the filters' behaviour and sorting on header click. */
+export function taskTableSection(records: readonly RunRecord[]): string {
+  if (records.length === 0) return '<p class="none">No trials were recorded.</p>';
+  const head = COLUMNS.map(
+    (c) =>
+      `<th data-sort="${c.sort}"${c.numeric ? ' class="num"' : ''} scope="col"><button type="button">${escapeHtml(c.label)}</button></th>`,
+  ).join('');
+  const filters =
+    '<div class="filters">' +
+    `<input type="search" placeholder="filter by task or text" aria-label="filter trials" data-filter-text="${TABLE_ID}">` +
+    `<select aria-label="outcome" data-filter-outcome="${TABLE_ID}"><option value="">all outcomes</option>` +
+    '<option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option>' +
+    '<option value="pending">pending</option></select>' +
+    `<span class="count" data-filter-count="${TABLE_ID}">${records.length} trials</span></div>`;
+  const rows = records.map(row).join('\n');
+  return (
+    `${filters}<table id="${TABLE_ID}" data-table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>` +
+    '<noscript><p class="note">Turn on JavaScript to filter, sort and open traces.</p></noscript>' +
+    '<div id="trace-panel" hidden aria-live="polite"></div>'
+  );
+}
