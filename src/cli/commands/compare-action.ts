@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { renderComparisonConsole } from '../../compare/console.ts';
+import { renderComparisonHtml } from '../../compare/html.ts';
 import { compareExperiments } from '../../compare/index.ts';
 import { renderComparisonMarkdown } from '../../compare/markdown.ts';
 import type { Comparison } from '../../compare/types.ts';
@@ -56,17 +57,6 @@ function defaultRules(experiments: readonly Experiment[], metrics: readonly stri
   return rules;
 }
 
-/**
- * The HTML reporter (renderPage, charts) is written on another branch; until it is merged a
- * comparison page cannot be rendered here.
- */
-function htmlUnavailable(): HarnessEvalError {
-  return new HarnessEvalError(
-    'usage',
-    'the html format for comparisons is not available yet; use console, markdown or json',
-  );
-}
-
 function render(comparison: Comparison, format: Format, io: CliIO, toFile: boolean): string {
   switch (format) {
     case 'console':
@@ -76,7 +66,7 @@ function render(comparison: Comparison, format: Format, io: CliIO, toFile: boole
     case 'json':
       return `${JSON.stringify(comparison, null, 2)}\n`;
     case 'html':
-      throw htmlUnavailable();
+      return renderComparisonHtml(comparison);
     default: {
       const unreachable: never = format;
       throw new HarnessEvalError('usage', `unknown format ${String(unreachable)}`);
@@ -90,8 +80,6 @@ export async function compareAction(
   io: CliIO,
 ): Promise<void> {
   const format = formatFor(flags);
-  // Fail on usage before reading anything.
-  if (format === 'html') throw htmlUnavailable();
   const experiments = await loadExperimentRefs(references, { cwd: io.cwd, store: flags.store });
   const candidate = experiments[1];
   if (candidate === undefined)

@@ -1,6 +1,7 @@
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { ExperimentStore, ExperimentSummary } from '../../store/types.ts';
+import { renderTimelineHtml } from '../../timeline/html.ts';
 import { renderTimelineConsole, renderTimelineMarkdown } from '../../timeline/render.ts';
 import { buildTimeline } from '../../timeline/timeline.ts';
 import { openStoreForReading } from '../experiment-refs.ts';
@@ -51,12 +52,6 @@ async function lineage(store: ExperimentStore, flags: TimelineFlags): Promise<Ex
 }
 
 export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<void> {
-  if (flags.format === 'html') {
-    throw new HarnessEvalError(
-      'usage',
-      'the html format for timelines is not available yet; use console, markdown or json',
-    );
-  }
   const store = await openStoreForReading({ cwd: io.cwd, store: flags.store });
   let experiments: Experiment[];
   try {
@@ -65,7 +60,8 @@ export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<v
     await store.close();
   }
   const timeline = buildTimeline(experiments, flags.metric ? { metrics: flags.metric } : {});
-  if (flags.format === 'json') io.stdout.write(`${JSON.stringify(timeline, null, 2)}\n`);
+  if (flags.format === 'html') io.stdout.write(renderTimelineHtml(timeline));
+  else if (flags.format === 'json') io.stdout.write(`${JSON.stringify(timeline, null, 2)}\n`);
   else if (flags.format === 'markdown') io.stdout.write(renderTimelineMarkdown(timeline));
   else io.stdout.write(renderTimelineConsole(timeline));
 }

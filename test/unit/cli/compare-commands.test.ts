@@ -168,14 +168,22 @@ describe('compare command', () => {
     expect(r.stderr).toContain('"01JV" matches several experiments');
   });
 
+  it('renders a self-contained HTML page (-o FILE.html)', async () => {
+    const r = await run(['compare', 'v1.json', 'v2.json', '-o', 'out/c.html']);
+    expect(r.status).toBe(0);
+    const html = await readFile(join(dir, 'out', 'c.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<title>Comparison: v0.1.0 vs v0.2.0</title>');
+    expect(html).toContain('contains: expected &quot;signup works&quot;');
+    const timeline = await run(['timeline', '--format', 'html']);
+    expect(timeline.stdout).toContain('<svg');
+  });
+
   it('exits 2 on usage errors', async () => {
     expect((await run(['compare', 'v1.json'])).status).toBe(2);
     expect((await run(['compare', 'v1.json', 'v2.json', '--threshold', 'accuracy'])).status).toBe(2);
     expect((await run(['compare', 'v1.json', 'v2.json', '--threshold', 'accuracy:bogus=1'])).status).toBe(2);
     expect((await run(['compare', 'v1.json', 'v2.json', '--format', 'pdf'])).status).toBe(2);
-    const html = await run(['compare', 'v1.json', 'v2.json', '--format', 'html']);
-    expect(html.status).toBe(2);
-    expect(html.stderr).toContain('html format for comparisons is not available');
     expect((await run(['compare', 'v1.json', 'latest:'])).status).toBe(2);
   });
 

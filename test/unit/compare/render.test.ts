@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareExperiments } from '../../../src/compare/compare.ts';
 import { renderComparisonConsole } from '../../../src/compare/console.ts';
+import { renderComparisonHtml } from '../../../src/compare/html.ts';
 import { renderComparisonMarkdown } from '../../../src/compare/markdown.ts';
 import { experimentOf } from '../../helpers/comparison.ts';
 
@@ -62,5 +63,14 @@ describe('comparison views', () => {
       paint: { red, green, yellow: id, dim: id },
     });
     expect(text).toMatch(/R\(\s*-66\.7%\)/);
+  });
+
+  it('html escapes agent text and keeps only the nonce script', () => {
+    const html = renderComparisonHtml(flipping(), { nonce: 'n0nce' });
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html.match(/<script nonce=/g)).toHaveLength(1);
+    expect(html).toContain('Regression rules broken (1)');
+    expect(html).toContain('Flipped tasks: v1.1.0 vs v1.0.0');
   });
 });
