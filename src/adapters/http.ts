@@ -50,6 +50,9 @@ function issuesOf(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
 }
 
+/** Built once: constructing a zod schema per request cost more than parsing with it. */
+const ToolCallsAndUsageSchema = AgentOutputSchema.pick({ tool_calls: true, usage: true });
+
 /** Maps a JSON response to an AgentOutput with the configured paths. */
 function fromJson(
   body: JsonValue,
@@ -57,7 +60,7 @@ function fromJson(
 ): Pick<AgentOutput, 'output' | 'structured' | 'tool_calls' | 'usage' | 'trace'> {
   const selected =
     options.output_path === undefined ? body : select(body, options.output_path, 'output_path');
-  const draft = AgentOutputSchema.pick({ tool_calls: true, usage: true }).safeParse({
+  const draft = ToolCallsAndUsageSchema.safeParse({
     tool_calls:
       options.tool_calls_path === undefined
         ? []

@@ -36,6 +36,12 @@ export function aggregateExperiment(input: AggregateInput): Aggregate {
   const extra = Object.keys(input.suite.thresholds)
     .filter((name) => !refs.some((r) => r.name === name) && isBuiltinMetric(parseMetricAlias(name).name))
     .map((name) => parseMetricAlias(name));
+  // Several epochs exist to measure pass@k and pass^k: a listed set that names neither gets both.
+  const named = [...refs, ...extra].some((r) => r.name === 'pass_at_k' || r.name === 'pass_hat_k');
+  if (input.epochs > 1 && !named) {
+    extra.push({ name: 'pass_at_k', options: { k: input.epochs } });
+    extra.push({ name: 'pass_hat_k', options: { k: input.epochs } });
+  }
   const metrics = computeMetrics([...refs, ...extra], metricInput);
   const suiteScore = scoreSuite(input.records, metricTasks, input.suite.scoring);
   const scores: Record<string, number> = {};

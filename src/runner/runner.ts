@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
@@ -11,7 +12,7 @@ import {
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
@@ -24,6 +25,7 @@ import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
 import { priceTrial } from './cost.ts';
+import { TrialDeadlines } from './deadline.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
@@ -59,6 +61,8 @@ export interface RunExperimentOptions {
 }
 
 const IN_PROCESS_ADAPTERS = new Set(['function', 'generic', 'in-process']);
+/** Built-ins that never pass the trial's environment on: an events file for them stays empty. */
+const NO_TRIAL_ENV_ADAPTERS = new Set(['http', 'mcp']);
 
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
@@ -91,6 +95,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
   const traceFile = options.harness.options['trace_file'];
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
+  // Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
+  const reportsThroughFiles =
+    !inProcess && (traceFileOption !== undefined || !NO_TRIAL_ENV_ADAPTERS.has(options.harness.adapter));
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());
@@ -105,14 +112,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   };
   for (const r of done) count(progress, r);
 
-  const hard = new AbortController();
+  const deadlines = new TrialDeadlines();
   let stopping = options.signal?.aborted ?? false;
   let graceTimer: NodeJS.Timeout | undefined;
   let inFlight = 0;
   const onInterrupt = () => {
     stopping = true;
     void emit({ type: 'interrupting', inFlight });
-    graceTimer = setTimeout(() => hard.abort(new Error('interrupted')), options.graceMs ?? 5000);
+    graceTimer = setTimeout(() => deadlines.abortAll(new Error('interrupted')), options.graceMs ?? 5000);
   };
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
 
@@ -140,13 +147,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const runTrial = async (trial: Trial): Promise<RunRecord | undefined> => {
     const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
-    const signal = AbortSignal.any([hard.signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
     const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
-    const telemetry = inProcess
+    const telemetry = !reportsThroughFiles
       ? undefined
       : TrialTelemetry.create(trial.key, traceFileOption, harnessBaseDir);
     const timestamp = new Date().toISOString();
     const t0 = performance.now();
+    const deadline = deadlines.start(timeoutSeconds * 1000);
+    const { signal } = deadline;
     try {
       const ctx: TrialContext = {
         task: trial.task,
@@ -175,7 +183,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
             error: out.error ?? '',
           }),
       });
-      if (hard.signal.aborted) return undefined;
+      if (deadlines.aborted) return undefined;
       const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
       const attempts = attempt.attempts;
       const judged = await checks.check(trial.task, output, {
@@ -198,6 +206,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         prices,
       });
     } finally {
+      deadline.dispose();
       await workspace?.dispose(options.keepWorkspaces === true);
     }
   };
@@ -352,6 +361,38 @@ interface AssembleInput {
   readonly prices: PriceTable;
 }
 
+function harnessSummary(harness: HarnessConfig) {
+  return {
+    name: harness.name,
+    version: harness.version,
+    agents: harness.agents,
+    ...(harness.model === undefined ? {} : { model: harness.model }),
+    ...(harness.trust_tier === undefined ? {} : { trust_tier: harness.trust_tier }),
+  };
+}
+
+/** The record's harness summary, validated once per harness rather than once per trial. */
+const runHarnesses = new WeakMap<HarnessConfig, RunRecord['harness_config']>();
+function runHarness(harness: HarnessConfig): RunRecord['harness_config'] {
+  let summary = runHarnesses.get(harness);
+  if (summary === undefined) {
+    summary = RunHarnessSchema.parse(harnessSummary(harness));
+    runHarnesses.set(harness, summary);
+  }
+  return summary;
+}
+
+/**
+ * The record schema as the runner checks each trial: what the harness and the evaluators produced
+ * is validated; the harness summary (validated once by `runHarness`) and the process metrics
+ * (computed by `processMetrics`, typed) are taken as they are. Parsing those two was half the
+ * runner's per-trial CPU time.
+ */
+const AssembledRecordSchema = RunRecordSchema.extend({
+  harness_config: z.custom<RunRecord['harness_config']>(() => true),
+  metrics: z.custom<RunRecord['metrics']>(() => true),
+});
+
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
   const { output, judged } = input;
@@ -379,13 +420,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     task_id: input.trial.task.id,
     epoch: input.trial.epoch,
     attempts: input.attempts,
-    harness_config: {
-      name: input.harness.name,
-      version: input.harness.version,
-      agents: input.harness.agents,
-      ...(input.harness.model === undefined ? {} : { model: input.harness.model }),
-      ...(input.harness.trust_tier === undefined ? {} : { trust_tier: input.harness.trust_tier }),
-    },
+    harness_config: harnessSummary(input.harness),
     timestamp: input.timestamp,
     duration_seconds: input.duration,
     cost_usd: cost,
@@ -401,7 +436,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };
-  const parsed = RunRecordSchema.safeParse(draft);
+  const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
   if (parsed.success) return parsed.data;
   return RunRecordSchema.parse({
     ...draft,

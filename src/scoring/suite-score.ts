@@ -18,8 +18,15 @@ export function scoreSuite(
   let weights = 0;
   let scored = 0;
   let pending = false;
+  // Grouped once: filtering all records per task was quadratic (10,000 trials took seconds).
+  const byTask = new Map<string, RunRecord[]>();
+  for (const r of records) {
+    const group = byTask.get(r.task_id);
+    if (group === undefined) byTask.set(r.task_id, [r]);
+    else group.push(r);
+  }
   for (const task of tasks) {
-    const mine = records.filter((r) => r.task_id === task.id);
+    const mine = byTask.get(task.id) ?? [];
     if (mine.some((r) => r.outcome === 'pending')) pending = true;
     const overall = mine.map((r) => r.scores['overall']).filter((s): s is number => s !== undefined);
     if (overall.length === 0) continue;

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Runner overhead, efficiency and memory of `harnesseval run` (issue 3, part 10). Run: npm run bench:run
+// Each scenario runs `runExperiment` from the built library (`npx tsdown` first) in a fresh child
+// process, so its peak RSS is its own; the HTTP echo server lives in this (parent) process.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const TRIALS = Number(process.env.BENCH_TRIALS ?? 10_000);
+const CONCURRENCY = 16;
+const DELAY_MS = 50;
+
+// Imported (for `table`) it does nothing.
+if (process.argv[2] === '--child') await child(JSON.parse(process.argv[3]));
+else if (process.argv[1] === fileURLToPath(import.meta.url)) await parent();
+
+/** One scenario: builds the suite, runs it, prints one JSON line of measurements. */
+async function child({ dir, agent, delay, store, url }) {
+  const { loadSuite, openStore, runExperiment } = await import(join(root, 'dist/index.js'));
+  const suite = await loadSuite(join(dir, 'suite.json'));
+  const harness =
+    agent === 'function'
+      ? {
+          schema_version: 1,
+          name: 'echo',
+          version: '1.0.0',
+          adapter: 'function',
+          agents: [],
+          metadata: {},
+          options: { module: join(dir, 'echo.mjs#echo'), options: { delay_ms: delay } },
+        }
+      : {
+          schema_version: 1,
+          name: 'echo',
+          version: '1.0.0',
+          adapter: 'http',
+          agents: [],
+          metadata: {},
+          options: { url: `${url}?delay=${delay}`, output_path: '$.output' },
+        };
+  const db = store ? await openStore(join(dir, `store-${agent}-${delay}.db`)) : undefined;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  // The trial phase ends with the last trial; after it come metrics (bootstrap intervals) and the summary.
+  let trialsEnd = { wall: 0, cpu: cpu0 };
+  const experiment = await runExperiment({
+    onEvent: (event) => {
+      if (event.type === 'trial_end' && event.progress.done === event.progress.total)
+        trialsEnd = { wall: performance.now() - t0, cpu: process.cpuUsage(cpu0) };
+    },
+    suite,
+    harness,
+    harnessBaseDir: dir,
+    ...(db ? { store: db } : {}),
+    settings: { concurrency: CONCURRENCY, timeout_seconds: 60 },
+  });
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await db?.close();
+  const passed = experiment.records.filter((r) => r.outcome === 'pass').length;
+  process.stdout.write(
+    `${JSON.stringify({
+      wall,
+      cpu: (cpu.user + cpu.system) / 1000,
+      trialWall: trialsEnd.wall,
+      trialCpu: (trialsEnd.cpu.user + trialsEnd.cpu.system) / 1000,
+      rss: process.resourceUsage().maxRSS / 1024,
+      trials: experiment.records.length,
+      passed,
+    })}\n`,
+  );
+}
+
+function runChild(scenario) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(scenario)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    p.stdout.on('data', (c) => {
+      out += c;
+    });
+    p.on('error', reject);
+    p.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`scenario exited ${code}`)),
+    );
+  });
+}
+
+async function parent() {
+  const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-run-'));
+  const tests = Array.from({ length: TRIALS }, (_, i) => ({
+    id: `t${i}`,
+    input: `hello ${i}`,
+    expected: `hello ${i}`,
+  }));
+  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ version: '1.0', name: 'bench-echo', tests }));
+  writeFileSync(
+    join(dir, 'echo.mjs'),
+    `export function echo(input, ctx) {
+  const delay = ctx.options.delay_ms;
+  return delay > 0 ? new Promise((resolve) => setTimeout(() => resolve(input), delay)) : input;
+}\n`,
+  );
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const delay = Number(new URL(req.url, 'http://x').searchParams.get('delay'));
+      const reply = () => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ output: JSON.parse(body).input }));
+      };
+      if (delay > 0) setTimeout(reply, delay);
+      else reply();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/echo`;
+
+  const rows = [];
+  try {
+    for (const agent of ['function', 'http'])
+      for (const delay of [0, DELAY_MS])
+        for (const store of [true, false]) {
+          const load = loadavg()[0];
+          const m = await runChild({ dir, agent, delay, store, url });
+          if (m.trials !== TRIALS || m.passed !== TRIALS)
+            throw new Error(`${agent}: ${m.passed}/${m.trials} passed`);
+          rows.push({ agent, delay, store, load, ...m });
+          console.error(`${agent} delay=${delay} store=${store}: ${JSON.stringify(m)}`);
+        }
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  console.log(
+    `\n${TRIALS} trials, -j ${CONCURRENCY}; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  );
+  console.log(table(rows));
+}
+
+/**
+ * One row per scenario. "Trials" is the trial phase (first trial to last record); the metrics
+ * (bootstrap intervals over 10,000 trials) come after it and are in the total. For a zero-delay
+ * agent the wall per trial is the harness overhead; with a delay, efficiency is the ideal
+ * N x delay / concurrency over the wall time.
+ */
+export function table(rows) {
+  const ms = (x) => `${x.toFixed(3)} ms`;
+  const s = (x) => `${(x / 1000).toFixed(2)} s`;
+  const lines = [
+    '| agent | delay | store | wall (total) | trials: wall/trial | trials: CPU/trial | metrics after | efficiency (trials / total) | peak RSS | load avg |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of rows) {
+    const ideal = (r.trials * r.delay) / CONCURRENCY;
+    const efficiency =
+      r.delay > 0 ? `${(ideal / r.trialWall).toFixed(3)} / ${(ideal / r.wall).toFixed(3)}` : '-';
+    lines.push(
+      `| ${r.agent === 'function' ? 'in-process function' : 'HTTP 127.0.0.1'} | ${r.delay} ms | ${r.store ? 'SQLite' : '--no-store'} | ${s(r.wall)} | ${ms(r.trialWall / r.trials)} | ${ms(r.trialCpu / r.trials)} | ${s(r.wall - r.trialWall)} (CPU ${s(r.cpu - r.trialCpu)}) | ${efficiency} | ${r.rss.toFixed(0)} MB | ${r.load.toFixed(1)} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI (`npx tsdown` first; `npm test` does it in pretest). */
+export const BIN = fileURLToPath(new URL('../../bin/harnesseval.js', import.meta.url));
+/** The repository root: fixtures and examples are named relative to it. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunningCli {
+  readonly child: ChildProcess;
+  readonly done: Promise<CliResult>;
+  /** stderr so far. */
+  stderr(): string;
+}
+
+/** Starts `harnesseval ARGS` in `cwd` with a clean environment (PATH, NO_COLOR, plus `env`). */
+export function startCli(args: readonly string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    shell: false,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
+  });
+  return { child, done, stderr: () => stderr };
+}
+
+export function cli(args: readonly string[], cwd = ROOT, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return startCli(args, cwd, env).done;
+}
+
+/** Whether a process with this pid exists (signal 0 probes without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`condition not met in ${timeoutMs} ms`);
+}
