@@ -17,6 +17,20 @@ export type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } fro
 export { Evaluator, type EvaluatorConfig, type EvaluatorInit } from './api/evaluator.ts';
 export { TaskRun } from './api/task-run.ts';
 export { TaskSpec } from './api/task-spec.ts';
+export {
+  type CompareOptions,
+  type Comparison,
+  checkRegressions,
+  compareExperiments,
+  type FlippedTask,
+  type MetricComparison,
+  type MetricDelta,
+  metricDelta,
+  type PairedMetric,
+  type RegressionViolation,
+} from './compare/index.ts';
+export { renderComparisonMarkdown } from './compare/markdown.ts';
+export { type PowerReport, powerFromBaseline, powerFromSd } from './compare/power-plan.ts';
 export * from './core/index.ts';
 export {
   builtinEvaluatorNames,
@@ -106,4 +120,11 @@ export {
   resolveExperimentId,
   storeExperiment,
 } from './store/index.ts';
+export {
+  buildTimeline,
+  renderTimelineMarkdown,
+  sparkline,
+  type Timeline,
+  type TimelinePoint,
+} from './timeline/index.ts';
 export { analyzeRegex, type RegexSafety } from './util/regex-safety.ts';

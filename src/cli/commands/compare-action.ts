@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { renderComparisonConsole } from '../../compare/console.ts';
+import { renderComparisonHtml } from '../../compare/html.ts';
+import { compareExperiments } from '../../compare/index.ts';
+import { renderComparisonMarkdown } from '../../compare/markdown.ts';
+import type { Comparison } from '../../compare/types.ts';
+import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
+import type { Experiment } from '../../core/experiment.ts';
+import type { Threshold } from '../../core/suite.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
+import { CliExit, EXIT } from '../exit.ts';
+import { loadExperimentRefs } from '../experiment-refs.ts';
+import { type CliIO, paint, useColor, writeLine } from '../io.ts';
+import type { CompareFlags } from './compare.ts';
+
+type Format = NonNullable<CompareFlags['format']>;
+
+function formatFor(flags: CompareFlags): Format {
+  if (flags.format) return flags.format;
+  if (flags.output === undefined) return 'console';
+  const ext = extname(flags.output).toLowerCase();
+  if (ext === '.md' || ext === '.markdown') return 'markdown';
+  if (ext === '.json') return 'json';
+  if (ext === '.html' || ext === '.htm') return 'html';
+  return 'console';
+}
+
+/** The candidate's suite thresholds: from --suite, else from the suite file the experiment names (if it is still there). */
+async function suiteThresholds(
+  candidate: Experiment,
+  flags: CompareFlags,
+  io: CliIO,
+): Promise<Record<string, Threshold>> {
+  const file = flags.suite ? resolve(io.cwd, flags.suite) : candidate.suite.file;
+  if (file === undefined || (!flags.suite && !existsSync(file))) return {};
+  const { loadSuite } = await import('../../formats/index.ts');
+  try {
+    return (await loadSuite(file)).thresholds;
+  } catch (error) {
+    if (flags.suite) throw error;
+    writeLine(io.stderr, `harnesseval: warning: cannot read thresholds from ${file}: ${errorMessage(error)}`);
+    return {};
+  }
+}
+
+/** With --fail-on-regression and no rule at all: any significant regression on a directed metric fails. */
+function defaultRules(experiments: readonly Experiment[], metrics: readonly string[] | undefined) {
+  const preview = compareExperiments(experiments, metrics ? { metrics } : {});
+  const rules: Record<string, Threshold> = {};
+  for (const m of preview.metrics) {
+    // Only metrics both sides have: a default rule must not fail on a metric nobody asked for.
+    if (m.direction !== 'neutral' && m.values.every((v) => v.value !== null))
+      rules[m.name] = { max_regression: 0, require_significant: true };
+  }
+  return rules;
+}
+
+function render(comparison: Comparison, format: Format, io: CliIO, toFile: boolean): string {
+  switch (format) {
+    case 'console':
+      return renderComparisonConsole(comparison, { paint: paint(!toFile && useColor(io)) });
+    case 'markdown':
+      return renderComparisonMarkdown(comparison);
+    case 'json':
+      return `${JSON.stringify(comparison, null, 2)}\n`;
+    case 'html':
+      return renderComparisonHtml(comparison);
+    default: {
+      const unreachable: never = format;
+      throw new HarnessEvalError('usage', `unknown format ${String(unreachable)}`);
+    }
+  }
+}
+
+export async function compareAction(
+  references: readonly string[],
+  flags: CompareFlags,
+  io: CliIO,
+): Promise<void> {
+  const format = formatFor(flags);
+  const experiments = await loadExperimentRefs(references, { cwd: io.cwd, store: flags.store });
+  const candidate = experiments[1];
+  if (candidate === undefined)
+    throw new HarnessEvalError('usage', 'compare needs a baseline and at least one candidate');
+  let thresholds: Record<string, Threshold> = { ...(await suiteThresholds(candidate, flags, io)) };
+  for (const [metric, rule] of Object.entries(flags.threshold ?? {}))
+    thresholds[metric] = { ...thresholds[metric], ...rule };
+  if (flags.failOnRegression && Object.keys(thresholds).length === 0)
+    thresholds = defaultRules(experiments, flags.metric);
+  const comparison = compareExperiments(experiments, {
+    ...(flags.metric ? { metrics: flags.metric } : {}),
+    ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
+    thresholds,
+  });
+  const text = render(comparison, format, io, flags.output !== undefined);
+  if (flags.output === undefined) io.stdout.write(text);
+  else {
+    const target = resolve(io.cwd, flags.output);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+    writeLine(io.stdout, `wrote ${format} comparison to ${flags.output}`);
+  }
+  if (flags.failOnRegression && comparison.violations.length > 0) {
+    for (const v of comparison.violations) {
+      const actual = v.actual === null ? 'n/a' : String(v.actual);
+      writeLine(
+        io.stderr,
+        escapeControl(
+          `regression: ${v.metric} ${v.condition} threshold=${v.threshold} actual=${actual} (${v.experiment_id}): ${v.message}`,
+        ),
+      );
+    }
+    throw new CliExit(EXIT.failure);
+  }
+}

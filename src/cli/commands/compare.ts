@@ -1,0 +1,78 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Threshold } from '../../core/suite.ts';
+import type { CliIO } from '../io.ts';
+import { parseThresholdArg } from '../threshold-arg.ts';
+
+const examples = `
+Examples:
+  $ harnesseval compare 01J9Z8 01JA4C                      two stored experiments (unique id prefixes)
+  $ harnesseval compare latest:my-agent@0.3.1 latest:my-agent
+  $ harnesseval compare main.json pr.json --format markdown -o comment.md
+  $ harnesseval compare main.json pr.json --fail-on-regression \\
+      --threshold success_rate:max_regression=0.05,require_significant=true
+  $ harnesseval compare A B C --metric success_rate --metric cost_per_task
+
+A is the baseline; each further experiment is compared with it. Deltas are direction-aware (a drop
+in cost is an improvement). Statistics are paired over the tasks both ran (per-task means over
+epochs); success_rate also gets McNemar's exact test (a task passes when at least half its epochs
+passed). Regression rules come from the candidate's suite thresholds (or --suite FILE) and
+--threshold; with --fail-on-regression and no rules, any significant regression fails.
+Exit status: 0 ok, 1 a regression rule broken (with --fail-on-regression) or an error, 2 usage.
+`;
+
+export interface CompareFlags {
+  readonly format?: 'console' | 'markdown' | 'json' | 'html';
+  readonly output?: string;
+  readonly metric?: string[];
+  readonly threshold?: Record<string, Threshold>;
+  readonly failOnRegression?: boolean;
+  readonly suite?: string;
+  readonly alpha?: number;
+  readonly store?: string;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function parseAlpha(value: string): number {
+  const alpha = Number(value);
+  if (!(alpha > 0 && alpha < 1)) throw new InvalidArgumentError('expected a number between 0 and 1');
+  return alpha;
+}
+
+/** `harnesseval compare A B [C ...]`: paired comparison of experiments, with regression gates. */
+export function register(program: Command, io: CliIO): void {
+  program
+    .command('compare')
+    .description(
+      'compare experiments against a baseline: deltas, paired statistics, flipped tasks, regression gates',
+    )
+    .argument(
+      '<baseline>',
+      'experiment id (or unique prefix), latest:HARNESS[@VERSION], or an exported FILE.json',
+    )
+    .argument('<candidates...>', 'one or more experiments to compare with the baseline')
+    .addOption(
+      new Option(
+        '-f, --format <format>',
+        'output format (default: console, or from the -o extension)',
+      ).choices(['console', 'markdown', 'json', 'html']),
+    )
+    .option('-o, --output <file>', 'write the report to FILE instead of stdout')
+    .option('--metric <name>', 'compare only this metric (repeatable)', collect)
+    .option(
+      '--threshold <rule>',
+      'regression rule METRIC:KEY=VALUE (keys: minimum, maximum, max_regression, require_significant; repeatable)',
+      parseThresholdArg,
+    )
+    .option('--fail-on-regression', 'exit 1 when a regression rule is broken')
+    .option('--suite <file>', "read thresholds from this suite file (default: the candidate's suite file)")
+    .option('--alpha <a>', 'significance level of the paired tests (default 0.05)', parseAlpha)
+    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .addHelpText('after', examples)
+    .action(async (baseline: string, candidates: string[], flags: CompareFlags) => {
+      const { compareAction } = await import('./compare-action.ts');
+      await compareAction([baseline, ...candidates], flags, io);
+    });
+}

@@ -1,0 +1,67 @@
+import { HarnessEvalError } from '../../core/errors.ts';
+import type { Experiment } from '../../core/experiment.ts';
+import type { ExperimentStore, ExperimentSummary } from '../../store/types.ts';
+import { renderTimelineHtml } from '../../timeline/html.ts';
+import { renderTimelineConsole, renderTimelineMarkdown } from '../../timeline/render.ts';
+import { buildTimeline } from '../../timeline/timeline.ts';
+import { openStoreForReading } from '../experiment-refs.ts';
+import type { CliIO } from '../io.ts';
+import type { TimelineFlags } from './timeline.ts';
+
+/** The one value of `key` among the summaries, or a usage error naming the choices. */
+function single(
+  summaries: readonly ExperimentSummary[],
+  key: 'harness_name' | 'suite_id',
+  flag: string,
+): string {
+  const values = [...new Set(summaries.map((s) => s[key]))];
+  const [only] = values;
+  if (values.length === 1 && only !== undefined) return only;
+  throw new HarnessEvalError(
+    'usage',
+    `several ${flag === '--harness' ? 'harnesses' : 'suites'} in the store: pass ${flag} (one of: ${values.sort().join(', ')})`,
+  );
+}
+
+async function lineage(store: ExperimentStore, flags: TimelineFlags): Promise<Experiment[]> {
+  const filter = {
+    status: 'completed' as const,
+    ...(flags.harness ? { harness: flags.harness } : {}),
+    ...(flags.suite ? { suite: flags.suite } : {}),
+  };
+  const summaries = await store.listExperiments(filter);
+  if (summaries.length === 0) {
+    const what = [flags.harness && `harness "${flags.harness}"`, flags.suite && `suite "${flags.suite}"`]
+      .filter(Boolean)
+      .join(' on ');
+    throw new HarnessEvalError(
+      'not_found',
+      `no completed experiments${what ? ` of ${what}` : ''} in the store (see: harnesseval runs list)`,
+    );
+  }
+  const harness = flags.harness ?? single(summaries, 'harness_name', '--harness');
+  const ofHarness = summaries.filter((s) => s.harness_name === harness);
+  const suite = flags.suite ?? single(ofHarness, 'suite_id', '--suite');
+  const chosen = ofHarness.filter((s) => s.suite_id === suite);
+  const experiments: Experiment[] = [];
+  for (const s of chosen) {
+    const experiment = await store.getExperiment(s.id);
+    if (experiment) experiments.push(experiment);
+  }
+  return experiments;
+}
+
+export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<void> {
+  const store = await openStoreForReading({ cwd: io.cwd, store: flags.store });
+  let experiments: Experiment[];
+  try {
+    experiments = await lineage(store, flags);
+  } finally {
+    await store.close();
+  }
+  const timeline = buildTimeline(experiments, flags.metric ? { metrics: flags.metric } : {});
+  if (flags.format === 'html') io.stdout.write(renderTimelineHtml(timeline));
+  else if (flags.format === 'json') io.stdout.write(`${JSON.stringify(timeline, null, 2)}\n`);
+  else if (flags.format === 'markdown') io.stdout.write(renderTimelineMarkdown(timeline));
+  else io.stdout.write(renderTimelineConsole(timeline));
+}

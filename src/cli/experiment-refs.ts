@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
+import type { ExperimentStore } from '../store/types.ts';
+import { DEFAULT_STORE_PATH, readExperimentFile } from './experiment-source.ts';
+
+export interface ExperimentRefOptions {
+  readonly cwd: string;
+  readonly store?: string | undefined;
+}
+
+/** `latest:HARNESS` or `latest:HARNESS@VERSION` -> its parts; undefined for other references. */
+export function parseLatestRef(reference: string): { harness: string; version?: string } | undefined {
+  if (!reference.startsWith('latest:')) return undefined;
+  const rest = reference.slice('latest:'.length);
+  const at = rest.lastIndexOf('@');
+  const harness = at > 0 ? rest.slice(0, at) : rest;
+  const version = at > 0 ? rest.slice(at + 1) : undefined;
+  if (harness === '' || version === '') {
+    throw new HarnessEvalError('usage', `"${reference}" should be latest:HARNESS or latest:HARNESS@VERSION`);
+  }
+  return version === undefined ? { harness } : { harness, version };
+}
+
+async function fromStore(store: ExperimentStore, reference: string): Promise<Experiment> {
+  const latest = parseLatestRef(reference);
+  let id: string;
+  if (latest) {
+    const summaries = await store.listExperiments({ harness: latest.harness, status: 'completed' });
+    const match = summaries.find((s) => latest.version === undefined || s.harness_version === latest.version);
+    if (match === undefined) {
+      const what = latest.version ? `${latest.harness}@${latest.version}` : latest.harness;
+      throw new HarnessEvalError(
+        'not_found',
+        `no completed experiment of harness "${what}" in the store (see: harnesseval runs list)`,
+      );
+    }
+    id = match.id;
+  } else {
+    const { resolveExperimentId } = await import('../store/resolve-id.ts');
+    id = await resolveExperimentId(store, reference);
+  }
+  const experiment = await store.getExperiment(id);
+  if (experiment === undefined)
+    throw new HarnessEvalError('not_found', `experiment ${id} vanished from the store`);
+  return experiment;
+}
+
+/**
+ * Experiments named on the command line, in order: exported `FILE.json`s, ids or unique id
+ * prefixes, and `latest:HARNESS[@VERSION]` (the newest completed experiment of that harness).
+ * The store is opened once, only when some reference needs it.
+ */
+export async function loadExperimentRefs(
+  references: readonly string[],
+  options: ExperimentRefOptions,
+): Promise<Experiment[]> {
+  let store: ExperimentStore | undefined;
+  const storePath = resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH);
+  try {
+    const experiments: Experiment[] = [];
+    for (const reference of references) {
+      const file = resolve(options.cwd, reference);
+      if (
+        !reference.startsWith('latest:') &&
+        (reference.toLowerCase().endsWith('.json') || existsSync(file))
+      ) {
+        if (!existsSync(file)) throw new HarnessEvalError('not_found', `file not found: ${reference}`);
+        experiments.push(await readExperimentFile(file, reference));
+        continue;
+      }
+      if (store === undefined) {
+        const { openStore } = await import('../store/index.ts');
+        store = await openStore(storePath, { mustExist: true });
+      }
+      experiments.push(await fromStore(store, reference));
+    }
+    return experiments;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** Opens the store for listing (timeline); the caller closes it. */
+export async function openStoreForReading(options: ExperimentRefOptions): Promise<ExperimentStore> {
+  const { openStore } = await import('../store/index.ts');
+  return openStore(resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH), { mustExist: true });
+}

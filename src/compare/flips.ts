@@ -1,0 +1,72 @@
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import { discordantPairs } from '../stats/mcnemar.ts';
+import type { FlippedTask } from './types.ts';
+
+/**
+ * Task id -> share of its finished (non-pending) trials that passed. A task "passes" in a
+ * comparison when this is at least 0.5 — the majority of its epochs passed (with an even
+ * number of epochs a tie counts as a pass). With one epoch it is simply the trial's outcome.
+ */
+export function taskPassRates(experiment: Experiment): Map<string, number> {
+  const counts = new Map<string, { passed: number; finished: number }>();
+  for (const record of experiment.records) {
+    if (record.outcome === 'pending') continue;
+    const c = counts.get(record.task_id) ?? { passed: 0, finished: 0 };
+    c.finished++;
+    if (record.outcome === 'pass') c.passed++;
+    counts.set(record.task_id, c);
+  }
+  return new Map([...counts].map(([task, c]) => [task, c.passed / c.finished]));
+}
+
+export const PASS_MAJORITY = 0.5;
+
+export function taskVerdicts(rates: ReadonlyMap<string, number>): Map<string, boolean> {
+  return new Map([...rates].map(([task, rate]) => [task, rate >= PASS_MAJORITY]));
+}
+
+const MAX_EXPLANATION = 200;
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_EXPLANATION ? `${oneLine.slice(0, MAX_EXPLANATION - 1)}…` : oneLine;
+}
+
+/** Why a trial failed: its error, else its first failed evaluation, else its first failed criterion. */
+export function failureExplanation(record: RunRecord): string {
+  if (record.error) return clip(`error: ${record.error}`);
+  const evaluation = record.evaluations.find((e) => !e.passed);
+  if (evaluation) return clip(`${evaluation.evaluator}: ${evaluation.error ?? evaluation.explanation}`);
+  const criterion = record.criteria.find((c) => c.status === 'failed' || c.status === 'error');
+  if (criterion) return clip(`${criterion.id}: ${criterion.explanation || criterion.status}`);
+  return record.outcome === 'error' ? 'error' : 'failed';
+}
+
+function explain(experiment: Experiment, taskId: string): string {
+  const failed = experiment.records.find(
+    (r) => r.task_id === taskId && (r.outcome === 'fail' || r.outcome === 'error'),
+  );
+  return failed ? failureExplanation(failed) : '';
+}
+
+/** The tasks whose verdict flipped from A to B, each with the failing side's explanation. */
+export function flippedTasks(
+  a: Experiment,
+  b: Experiment,
+): { regressions: FlippedTask[]; improvements: FlippedTask[]; counts: ReturnType<typeof discordantPairs> } {
+  const ratesA = taskPassRates(a);
+  const ratesB = taskPassRates(b);
+  const counts = discordantPairs(taskVerdicts(ratesA), taskVerdicts(ratesB));
+  const flipped = (task: string, failing: Experiment): FlippedTask => ({
+    task_id: task,
+    baseline_pass_rate: ratesA.get(task) ?? 0,
+    pass_rate: ratesB.get(task) ?? 0,
+    explanation: explain(failing, task),
+  });
+  return {
+    regressions: counts.regressions.map((t) => flipped(t, b)),
+    improvements: counts.improvements.map((t) => flipped(t, a)),
+    counts,
+  };
+}

@@ -1,0 +1,10 @@
+export { metricHeading, renderTimelineConsole, renderTimelineMarkdown } from './render.ts';
+export { sparkline } from './sparkline.ts';
+export {
+  buildTimeline,
+  DEFAULT_TIMELINE_METRICS,
+  type Timeline,
+  type TimelineCell,
+  type TimelineOptions,
+  type TimelinePoint,
+} from './timeline.ts';

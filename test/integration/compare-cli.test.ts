@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { experimentToJson } from '../../src/store/index.ts';
+import { experimentOf } from '../helpers/comparison.ts';
+
+// Drives the built CLI (`npx tsdown` first; `npm test` does it in pretest).
+const BIN = fileURLToPath(new URL('../../bin/harnesseval.js', import.meta.url));
+
+function cli(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      shell: false,
+      env: { PATH: process.env['PATH'], NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const tasks = Array.from({ length: 10 }, (_, i) => `task-${i}`);
+// Baseline: every task passes with accuracy .9. Candidate: tasks 0-5 fail (accuracy .3): a
+// consistent, significant drop. Next: all pass again.
+const base = experimentOf(
+  '01KBASE00',
+  tasks.map((task) => ({ task, score: 0.9 })),
+  {
+    version: '1.0.0',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+);
+const worse = experimentOf(
+  '01KWORSE0',
+  tasks.map((task, i) => ({ task, pass: i > 5, score: i > 5 ? 0.9 : 0.3, explanation: `missed ${task}` })),
+  { version: '1.1.0', createdAt: '2026-01-08T00:00:00.000Z' },
+);
+const fixed = experimentOf(
+  '01KFIXED0',
+  tasks.map((task) => ({ task, score: 0.95 })),
+  {
+    version: '1.2.0',
+    createdAt: '2026-01-15T00:00:00.000Z',
+  },
+);
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'he-compare-cli-'));
+  for (const [name, e] of [
+    ['base', base],
+    ['worse', worse],
+    ['fixed', fixed],
+  ] as const) {
+    await writeFile(join(dir, `${name}.json`), experimentToJson(e));
+    const imported = await cli(['runs', 'import', `${name}.json`], dir);
+    expect(imported.status).toBe(0);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('harnesseval compare / timeline / power (built CLI)', () => {
+  it('compares stored experiments by id prefix and latest:, exit 0 without a gate', async () => {
+    const r = await cli(['compare', '01KBASE', 'latest:lineage@1.1.0'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^success_rate\s+100\.0%\s+40\.0%\s+-60\.0%/m);
+    expect(r.stdout).toContain('McNemar exact: 6 pass→fail, 0 fail→pass, p = 0.031');
+    expect(r.stdout).toContain('✗ task-0  100% → 0%  contains: missed task-0');
+  });
+
+  it('--fail-on-regression exits 1 with one line per violation', async () => {
+    const r = await cli(
+      [
+        'compare',
+        'base.json',
+        'worse.json',
+        '--fail-on-regression',
+        '--threshold',
+        'accuracy:max_regression=0.1,require_significant=true',
+      ],
+      dir,
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^regression: accuracy max_regression threshold=0\.1 actual=0\.54\d* \(01KWORSE0\): /m,
+    );
+    const ok = await cli(['compare', 'base.json', 'fixed.json', '--fail-on-regression'], dir);
+    expect(ok.status).toBe(0);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await cli(['compare', 'base.json'], dir)).status).toBe(2);
+    expect((await cli(['compare', 'base.json', 'worse.json', '--threshold', 'nope'], dir)).status).toBe(2);
+  });
+
+  it('timeline and power', async () => {
+    const t = await cli(['timeline', '--metric', 'success_rate'], dir);
+    expect(t.status).toBe(0);
+    expect(t.stdout).toMatch(/^2026-01-08\s+v1\.1\.0\s+40\.0%\*$/m);
+    expect(t.stdout).toMatch(/Success\s+█▁█/);
+    const p = await cli(['power', '--baseline', 'latest:lineage@1.1.0', '--effect', '0.2'], dir);
+    expect(p.status).toBe(0);
+    expect(p.stdout).toContain('Tasks needed to detect 0.2:');
+  });
+}, 60_000);
