@@ -33,7 +33,13 @@ export function escapeControlExcept(text: string, keep: string): string {
   return text.replace(UNSAFE, (ch) => (keep.includes(ch) ? ch : escapeOne(ch)));
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Created on first use: building a segmenter loads ICU data (~20 ms), which commands that never
+// measure text should not pay for at start-up.
+let cachedSegmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Intl.Segments {
+  cachedSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return cachedSegmenter.segment(text);
+}
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]+$/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
 const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\ufe0f|[\u{1f1e6}-\u{1f1ff}]/u;
@@ -80,7 +86,7 @@ export function displayWidth(text: string): number {
   // Plain ASCII is the common case and needs no segmentation.
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -96,7 +102,7 @@ export function truncateToWidth(text: string, max: number): string {
   let kept = '';
   let width = 0;
   let fitsBeforeEllipsis: string | undefined;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const w = graphemeWidth(segment);
     if (fitsBeforeEllipsis === undefined && width + w > max - 1) fitsBeforeEllipsis = kept;
     width += w;
