@@ -82,7 +82,7 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
     const text = await page.locator('body').innerText();
     expect(text).toContain('success_rate');
     expect(text).toContain('<script>window.__pwned=1</script>'); // the flipped tasks' explanations, as text
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
