@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
+import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import type { Suite } from '../core/suite.ts';
+import type { PriceTable } from '../instrument/pricing.ts';
+import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
+import { scoreRecord } from '../scoring/record-score.ts';
+import type { TrialChecks } from './checks.ts';
+import { priceTrial } from './cost.ts';
+import type { Trial } from './plan.ts';
+
+export interface AssembleInput {
+  readonly experimentId: string;
+  readonly trial: Trial;
+  readonly harness: HarnessConfig;
+  readonly output: AgentOutput;
+  readonly attempts: number;
+  readonly timestamp: string;
+  readonly duration: number;
+  readonly judged: Awaited<ReturnType<TrialChecks['check']>>;
+  readonly rubricWeights: Record<string, number>;
+  readonly suite: Suite;
+  readonly keptWorkspace: string | undefined;
+  readonly prices: PriceTable;
+}
+
+function harnessSummary(harness: HarnessConfig) {
+  return {
+    name: harness.name,
+    version: harness.version,
+    agents: harness.agents,
+    ...(harness.model === undefined ? {} : { model: harness.model }),
+    ...(harness.trust_tier === undefined ? {} : { trust_tier: harness.trust_tier }),
+  };
+}
+
+/** The record's harness summary, validated once per harness rather than once per trial. */
+const runHarnesses = new WeakMap<HarnessConfig, RunRecord['harness_config']>();
+function runHarness(harness: HarnessConfig): RunRecord['harness_config'] {
+  let summary = runHarnesses.get(harness);
+  if (summary === undefined) {
+    summary = RunHarnessSchema.parse(harnessSummary(harness));
+    runHarnesses.set(harness, summary);
+  }
+  return summary;
+}
+
+/**
+ * The record schema as the runner checks each trial: what the harness and the evaluators produced
+ * is validated; the harness summary (validated once by `runHarness`) and the process metrics
+ * (computed by `processMetrics`, typed) are taken as they are. Parsing those two was half the
+ * runner's per-trial CPU time.
+ */
+const AssembledRecordSchema = RunRecordSchema.extend({
+  harness_config: z.custom<RunRecord['harness_config']>(() => true),
+  metrics: z.custom<RunRecord['metrics']>(() => true),
+});
+
+/** One trial's record. Garbage from the harness becomes an error record, never a crash. */
+export function assembleRecord(input: AssembleInput): RunRecord {
+  const { output, judged } = input;
+  const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
+  const trace = priced.trace;
+  const { trace: _omit, ...outputWithoutTrace } = output;
+  const errored = output.error !== undefined;
+  const { scores, outcome } = scoreRecord({
+    evaluations: judged.evaluations,
+    criteria: judged.criteria,
+    rubricWeights: input.rubricWeights,
+    scoring: input.suite.scoring,
+    errored,
+  });
+  const metrics = processMetrics(trace, judged.criteria);
+  if (metrics.tokens_in === 0 && metrics.tokens_out === 0) {
+    metrics.tokens_in = output.usage.tokens_in;
+    metrics.tokens_out = output.usage.tokens_out;
+  }
+  const cost = priced.costUsd;
+  const draft = {
+    schema_version: 1,
+    run_id: `${input.experimentId}:${input.trial.key}`,
+    experiment_id: input.experimentId,
+    task_id: input.trial.task.id,
+    epoch: input.trial.epoch,
+    attempts: input.attempts,
+    harness_config: harnessSummary(input.harness),
+    timestamp: input.timestamp,
+    duration_seconds: input.duration,
+    cost_usd: cost,
+    outcome,
+    ...(output.error === undefined ? {} : { error: output.error }),
+    output: outputWithoutTrace,
+    trace,
+    evaluations: judged.evaluations,
+    criteria: judged.criteria,
+    metrics,
+    by_role: breakdownByRole(trace),
+    metadata: priced.source === 'unknown' ? {} : { cost_source: priced.source },
+    scores,
+    ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
+  };
+  const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
+  if (parsed.success) return parsed.data;
+  return RunRecordSchema.parse({
+    ...draft,
+    outcome: 'error',
+    error: `the harness returned data HarnessEval cannot store: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    output: { output: null, latency: output.latency, error: 'invalid output', error_kind: 'invalid_output' },
+    trace: emptyTrace(),
+    evaluations: [],
+    criteria: [],
+    scores: { overall: 0 },
+  });
+}
+
+/** Models that produced the work, which therefore may not judge it. */
+export function producerModels(harness: HarnessConfig, output: AgentOutput): string[] {
+  const models = new Set<string>();
+  if (harness.model !== undefined) models.add(harness.model);
+  for (const call of output.trace?.agent_calls ?? []) if (call.model !== undefined) models.add(call.model);
+  return [...models];
+}
