@@ -82,6 +82,7 @@ export {
   metricCatalog,
   registerMetric,
 } from './metrics/index.ts';
+export { definePlugin, type HarnessEvalPlugin, loadPlugin, type PluginReporter } from './plugins/load.ts';
 export { renderExperimentHtml } from './reporters/html/index.ts';
 export { getReporter, registerReporter, reporterForFile, reporterNames } from './reporters/registry.ts';
 export type { ReporterV1, ReportOptions } from './reporters/types.ts';

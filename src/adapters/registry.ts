@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage, fail, HarnessEvalError, ok, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
+import { declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { adapterOptionSchemas, type BuiltinAdapterName } from './catalog.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1 } from './types.ts';
@@ -61,6 +62,7 @@ export function registerAdapter<S extends z.ZodType>(definition: AdapterDefiniti
       `adapter "${definition.name}" is built in and cannot be replaced`,
     );
   }
+  declarePlugin('adapter', definition.name, definition.options);
   plugins.set(definition.name, {
     options: definition.options,
     description: definition.description,
@@ -70,6 +72,8 @@ export function registerAdapter<S extends z.ZodType>(definition: AdapterDefiniti
 
 /** Removes a user adapter; returns whether it was registered. */
 export function unregisterAdapter(name: string): boolean {
+  const entry = plugins.get(name);
+  if (entry !== undefined) declarePlugin('adapter', name, entry.options)();
   return plugins.delete(name);
 }
 

@@ -10,14 +10,25 @@ export function buildProgram(io: CliIO): Command {
     .description('Measure how well an AI agent harness does its work, and whether each version does better.')
     .version(harnessEvalVersion(), '-V, --version')
     .option('--debug', 'print stack traces for errors')
+    .option(
+      '--plugin <module>',
+      'load a plugin module (evaluators, metrics, adapters, reporters) before the command; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  program.hook('preAction', (cmd) => {
+  program.hook('preAction', async (cmd) => {
     io.debug = cmd.opts()['debug'] === true || io.debug;
+    const plugins: unknown = cmd.opts()['plugin'];
+    if (Array.isArray(plugins) && plugins.length > 0) {
+      const { loadPlugin } = await import('../plugins/load.ts');
+      for (const plugin of plugins) if (typeof plugin === 'string') await loadPlugin(plugin, io.cwd);
+    }
   });
   for (const register of commands) register(program, io);
   return program;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import { type EvaluatorRef, EvaluatorRefSchema } from '../core/plugin-ref.ts';
 import type { Task } from '../core/task.ts';
+import { declarePlugin } from '../plugins/known.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { type BuiltinEvaluatorName, evaluatorOptionSchemas } from './catalog.ts';
 import { withCommonBehaviour } from './result.ts';
@@ -135,8 +136,10 @@ export function registerEvaluator<S extends z.ZodType>(definition: EvaluatorDefi
   }
   const stored: EvaluatorDefinition = definition;
   userEvaluators.set(definition.name, stored);
+  const undeclare = declarePlugin('evaluator', definition.name, definition.options);
   return () => {
     if (userEvaluators.get(definition.name) === stored) userEvaluators.delete(definition.name);
+    undeclare();
   };
 }
 

@@ -2,6 +2,7 @@ import { adapterOptionSchemas, builtinAdapterNames, isBuiltinAdapter } from '../
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { builtinEvaluatorNames, evaluatorOptionSchemas, isBuiltinEvaluator } from '../evaluators/catalog.ts';
 import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } from '../metrics/catalog.ts';
+import { pluginNames, pluginOptions } from '../plugins/known.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
 
@@ -24,15 +25,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
   if (!isRecord(raw) || typeof raw['name'] !== 'string') return;
   const name = raw['name'];
-  if (!isBuiltinEvaluator(name)) {
+  const schema = isBuiltinEvaluator(name) ? evaluatorOptionSchemas[name] : pluginOptions('evaluator', name);
+  if (schema === undefined) {
     const at = [...path, 'name'];
-    ctx.diagnostics.push(
-      located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, builtinEvaluatorNames)),
-    );
+    const known = [...builtinEvaluatorNames, ...pluginNames('evaluator')];
+    ctx.diagnostics.push(located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, known)));
     return;
   }
   const options = raw['options'] ?? {};
-  const result = evaluatorOptionSchemas[name].safeParse(options, { reportInput: true });
+  const result = schema.safeParse(options, { reportInput: true });
   if (!result.success)
     ctx.diagnostics.push(
       ...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, [...path, 'options']),
@@ -50,19 +51,20 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
   if (written === undefined) return;
   const { name, options: aliasOptions } = parseMetricAlias(written);
   const namePath = typeof raw === 'string' ? path : [...path, 'name'];
-  if (!isBuiltinMetric(name)) {
+  const schema = isBuiltinMetric(name) ? metricCatalog[name].options : pluginOptions('metric', name);
+  if (schema === undefined) {
     ctx.diagnostics.push(
       located(
         ctx.file,
         ctx.locate(namePath),
         namePath,
-        unknownNameMessage('metric', written, builtinMetricNames),
+        unknownNameMessage('metric', written, [...builtinMetricNames, ...pluginNames('metric')]),
       ),
     );
     return;
   }
   const given = isRecord(raw) && isRecord(raw['options']) ? raw['options'] : {};
-  const result = metricCatalog[name].options.safeParse({ ...aliasOptions, ...given }, { reportInput: true });
+  const result = schema.safeParse({ ...aliasOptions, ...given }, { reportInput: true });
   if (!result.success) {
     const prefix = typeof raw === 'string' ? path : [...path, 'options'];
     ctx.diagnostics.push(...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, prefix));
@@ -72,9 +74,10 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
 /** Checks a metric name used as a threshold key (aliases allowed). */
 export function checkMetricName(ctx: PluginCheckContext, written: string, path: FieldPath): boolean {
   const { name } = parseMetricAlias(written);
-  if (isBuiltinMetric(name)) return true;
+  if (isBuiltinMetric(name) || pluginOptions('metric', name) !== undefined) return true;
+  const known = [...builtinMetricNames, ...pluginNames('metric')];
   ctx.diagnostics.push(
-    located(ctx.file, ctx.locate(path), path, unknownNameMessage('metric', written, builtinMetricNames)),
+    located(ctx.file, ctx.locate(path), path, unknownNameMessage('metric', written, known)),
   );
   return false;
 }
@@ -91,18 +94,15 @@ export function checkAdapter(
   optionsPath: FieldPath,
 ): void {
   if (typeof name !== 'string') return;
-  if (!isBuiltinAdapter(name)) {
+  const schema = isBuiltinAdapter(name) ? adapterOptionSchemas[name] : pluginOptions('adapter', name);
+  if (schema === undefined) {
+    const known = [...builtinAdapterNames, ...pluginNames('adapter')];
     ctx.diagnostics.push(
-      located(
-        ctx.file,
-        ctx.locate(namePath),
-        namePath,
-        unknownNameMessage('adapter', name, builtinAdapterNames),
-      ),
+      located(ctx.file, ctx.locate(namePath), namePath, unknownNameMessage('adapter', name, known)),
     );
     return;
   }
-  const result = adapterOptionSchemas[name].safeParse(options, { reportInput: true });
+  const result = schema.safeParse(options, { reportInput: true });
   if (!result.success)
     ctx.diagnostics.push(...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, optionsPath));
 }

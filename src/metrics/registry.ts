@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
+import { declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
 import { latency, latencyP50, latencyP95 } from './latency.ts';
@@ -79,6 +80,7 @@ export class MetricRegistry {
       );
     }
     this.#plugins.set(definition.name, definition);
+    if (this === defaultMetricRegistry) declarePlugin('metric', definition.name, definition.options);
   }
 
   has(name: string): boolean {

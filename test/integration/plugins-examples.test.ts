@@ -102,7 +102,7 @@ describe('examples/plugins', () => {
   it('runs the function agent, javascript and word_limit evaluators, and the tool_calls metric', async () => {
     const loaded = await loadSuite(BENCHMARK);
     if (loaded.harness === undefined) throw new Error('the benchmark names its agent');
-    // Registered plugins join the suite in code: files may name built-ins only.
+    // Registered plugins can also join a suite in code (files may name them once registered).
     const suite: Suite = {
       ...loaded,
       evaluators: [...loaded.evaluators, { name: 'word_limit', options: { max_words: 4 }, negate: false }],
