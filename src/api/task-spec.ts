@@ -1,50 +1,44 @@
 import type { Rubric } from '../core/rubric.ts';
-import type { Suite } from '../core/suite.ts';
+import { type Suite, SuiteSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 
-/** A loaded seed-004 task spec: the task and the rubric its rubric criteria are graded on. */
+/** A loaded seed-004 task spec: the task, and the one-task suite (with its rubric) it runs as. */
 export class TaskSpec {
-  private constructor(
-    readonly task: Task,
-    readonly rubric: Rubric | undefined,
-    readonly file: string | undefined,
-  ) {}
+  private constructor(private readonly suite: Suite) {}
 
-  /** Loads and validates a task spec YAML; `ref:` inputs resolve relative to the file. */
+  /** Loads and validates a task spec YAML; `ref:` inputs and the rubric resolve relative to the file. */
   static async fromFile(path: string): Promise<TaskSpec> {
-    const { loadTaskSpec, loadRubric } = await import('../formats/index.ts');
-    const task = await loadTaskSpec(path);
-    const rubric = task.rubric === undefined ? undefined : await loadRubric(task.rubric);
-    return new TaskSpec(task, rubric, path);
+    const { loadSuite } = await import('../formats/index.ts');
+    return new TaskSpec(await loadSuite(path));
   }
 
-  /** Wraps a task built in code. */
+  /** Wraps a task built in code (schema defaults for scoring). */
   static fromTask(task: Task, rubric?: Rubric): TaskSpec {
-    return new TaskSpec(task, rubric, task.source?.file);
+    return new TaskSpec(
+      SuiteSchema.parse({
+        id: task.id,
+        tasks: [rubric === undefined ? task : { ...task, rubric: rubric.id }],
+        rubrics: rubric === undefined ? [] : [rubric],
+      }),
+    );
+  }
+
+  get task(): Task {
+    const task = this.suite.tasks[0];
+    if (task === undefined) throw new Error('a task spec holds one task');
+    return task;
+  }
+
+  get rubric(): Rubric | undefined {
+    return this.suite.rubrics[0];
   }
 
   get id(): string {
     return this.task.id;
   }
 
-  /** A one-task suite, so a task spec runs through the same runner as any suite. */
+  /** The one-task suite, so a task spec runs through the same runner as any suite. */
   toSuite(): Suite {
-    return {
-      schema_version: 1,
-      id: this.task.id,
-      tasks: [this.rubric === undefined ? this.task : { ...this.task, rubric: this.rubric.id }],
-      evaluators: [],
-      metrics: [],
-      thresholds: {},
-      scoring: {
-        method: 'weighted_average',
-        pass_threshold: 0.75,
-        weights: { functional: 0.6, rubric: 0.4 },
-      },
-      rubrics: this.rubric === undefined ? [] : [this.rubric],
-      ...(this.file === undefined
-        ? {}
-        : { source: { format: 'task-spec-v1' as const, file: this.file, hash: '' } }),
-    };
+    return this.suite;
   }
 }

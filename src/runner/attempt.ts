@@ -61,14 +61,5 @@ async function raceSignal(agent: AgentV1, input: TaskInput, ctx: TrialContext): 
   }
 }
 
-/** A small seeded PRNG (mulberry32) so `--seed` makes retry jitter reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Retry jitter is reproducible with `--seed`: the same PRNG the statistics use. */
+export { mulberry32 as seededRandom } from '../stats/bootstrap.ts';
