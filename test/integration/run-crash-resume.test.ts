@@ -106,6 +106,25 @@ describe('harnesseval run: crash and resume', () => {
     expectEveryTrialOnce(experiment);
   }, 60_000);
 
+  it('exits at once on a second SIGINT, keeping every trial that had finished', async () => {
+    const dir = await mkdtemp(join(root, 'twice-'));
+    const db = join(dir, 'db.sqlite');
+    const stuck = join(ROOT, 'test/fixtures/run/stuck.yaml');
+    const run = startCli(['run', stuck, '-j', '2', '--store', db, '--no-progress'], dir);
+    await waitFor(() => (peek(db)?.records ?? 0) >= 1, 20_000);
+    run.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = Date.now();
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    // The stuck trials would take a minute and the grace period is 5 s: exiting well before
+    // either shows the second signal ended the run at once.
+    expect(Date.now() - second).toBeLessThan(4000);
+    expect(result.status).toBe(130);
+    expect(result.stderr).toMatch(/stopped; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
+    expect(peek(db)?.records).toBe(1);
+  }, 60_000);
+
   it('refuses to resume an experiment with --no-store (exit 2)', async () => {
     const r = await cli(['run', SUITE, '--no-store', '--resume', 'exp-anything'], root);
     expect(r.status).toBe(2);
