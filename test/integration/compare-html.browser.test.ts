@@ -9,19 +9,9 @@ import { renderComparisonHtml } from '../../src/compare/html.ts';
 import { compareExperiments } from '../../src/compare/index.ts';
 import { renderTimelineHtml } from '../../src/timeline/html.ts';
 import { buildTimeline } from '../../src/timeline/index.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 import { experimentOf, type TrialSpec } from '../helpers/comparison.ts';
 
-const CHROMIUM = process.env['HARNESSEVAL_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
 
 function lineage(version: string, passRate: number, date: string) {
@@ -53,7 +43,7 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'he-compare-html-'));
     await writeFile(join(dir, 'compare.html'), renderComparisonHtml(compareExperiments(experiments)));
     await writeFile(join(dir, 'timeline.html'), renderTimelineHtml(buildTimeline(experiments)));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   });
 
   afterAll(async () => {

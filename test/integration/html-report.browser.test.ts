@@ -6,22 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReporter } from '../../src/reporters/html/index.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 import { demoExperiment, XSS_IMG, XSS_SCRIPT } from '../helpers/experiment-fixture.ts';
 import { mixedExperiment } from '../unit/reporters/experiment-factory.ts';
 
-// Debian's Chromium (`.ci/run` installs it): no browser download at test time. The variable lets a
-// machine with Chromium elsewhere run the tests (and lets us check the missing-browser path).
-const CHROMIUM = process.env['HARNESSEVAL_CHROMIUM'] ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 const MISSING = `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the HTML report's browser tests`;
 
 if (!existsSync(CHROMIUM)) {
@@ -52,7 +40,7 @@ if (!existsSync(CHROMIUM)) {
       reportUrl = pathToFileURL(file).href;
       context = await chromium.launchPersistentContext(join(dir, 'profile'), {
         executablePath: CHROMIUM,
-        args: ARGS,
+        args: CHROMIUM_ARGS,
         headless: true,
         viewport: { width: 1280, height: 900 },
       });
