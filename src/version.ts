@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-let version: string | undefined;
+// The build writes the version in (tsdown `define`); run from source, package.json is read.
+declare const __HARNESSEVAL_VERSION__: string | undefined;
+
+let version: string | undefined =
+  typeof __HARNESSEVAL_VERSION__ === 'string' ? __HARNESSEVAL_VERSION__ : undefined;
 
 /** The installed HarnessEval version, read once from package.json (found from src/ or dist/). */
 export function harnessEvalVersion(): string {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { type Threshold, ThresholdSchema } from '../core/suite.ts';
+import type { Threshold } from '../core/suite.ts';
 
 const KEYS = ['minimum', 'maximum', 'max_regression', 'require_significant'] as const;
 type Key = (typeof KEYS)[number];
@@ -38,11 +38,14 @@ export function parseThresholdArg(
       const n = Number(value);
       if (value === '' || !Number.isFinite(n))
         throw new InvalidArgumentError(`${key} must be a number, got "${value}"`);
+      if (key === 'max_regression' && n < 0)
+        throw new InvalidArgumentError(`max_regression must not be negative, got "${value}"`);
       raw[key] = n;
     }
   }
-  const parsed = ThresholdSchema.safeParse({ ...previous[metric], ...raw });
-  if (!parsed.success)
-    throw new InvalidArgumentError(`${metric}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  return { ...previous, [metric]: parsed.data };
+  // ThresholdSchema's rules, checked here so that parsing flags does not load zod (start-up).
+  const rule: Threshold = { require_significant: false, ...previous[metric], ...raw };
+  if (rule.minimum !== undefined && rule.maximum !== undefined && rule.minimum > rule.maximum)
+    throw new InvalidArgumentError(`${metric}: minimum must not be greater than maximum`);
+  return { ...previous, [metric]: rule };
 }

@@ -1,24 +1,21 @@
-import { z } from 'zod';
-
-export const SeveritySchema = z.enum(['error', 'warning', 'info']);
-export type Severity = z.infer<typeof SeveritySchema>;
+export type Severity = 'error' | 'warning' | 'info';
 
 /**
  * One located problem in a user file: `file:line:col: field.path: message (expected ...)`.
- * `line` and `col` are 1-based; 0 means "the whole file".
+ * `line` and `col` are 1-based; 0 means "the whole file". Zod-free (CLI start-up); the schema
+ * is `DiagnosticSchema` in diagnostic-schema.ts.
  */
-export const DiagnosticSchema = z.object({
-  file: z.string(),
-  line: z.number().int().nonnegative(),
-  col: z.number().int().nonnegative(),
-  path: z.string(),
-  message: z.string(),
-  expected: z.string().optional(),
-  severity: SeveritySchema.default('error'),
+export interface Diagnostic {
+  file: string;
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+  expected?: string | undefined;
+  severity: Severity;
   /** A stable rule code for lint findings, e.g. `duplicate-id`. */
-  code: z.string().optional(),
-});
-export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+  code?: string | undefined;
+}
 
 /** Renders a diagnostic in the one format every command uses. */
 export function formatDiagnostic(d: Diagnostic): string {

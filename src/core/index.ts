@@ -1,5 +1,6 @@
 export * from './agent-output.ts';
 export * from './diagnostic.ts';
+export * from './diagnostic-schema.ts';
 export * from './errors.ts';
 export * from './evaluation.ts';
 export * from './experiment.ts';

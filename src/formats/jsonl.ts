@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Diagnostic } from '../core/diagnostic.ts';
 
@@ -134,8 +134,4 @@ function jsonErrorColumn(error: unknown, text: string): number {
     if (at >= 0) return at + 1;
   }
   return 1;
-}
-
-export function newSha256(): Hash {
-  return createHash('sha256');
 }

@@ -4,7 +4,7 @@ import type { Suite } from '../core/suite.ts';
 import { analyzeRegex } from '../util/regex-safety.ts';
 import { type FileKind, isJsonlDataset } from './detect.ts';
 import { streamEvalCases } from './eval-case-stream.ts';
-import { KNOWN_EVAL_CASE_VERSIONS } from './eval-case-v0.ts';
+import { KNOWN_EVAL_CASE_VERSIONS } from './eval-case-v0-rules.ts';
 import { assertFile } from './read-file.ts';
 
 /** Stable lint rule codes and their severities. */

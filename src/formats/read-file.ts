@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError } from '../core/errors.ts';
+import { newSha256 } from '../util/sha256.ts';
 
 /** Fails with `not_found` (naming the path) unless `path` is an existing file. */
 export function assertFile(path: string): void {
@@ -24,7 +24,7 @@ export interface DocumentText {
 export function readDocument(path: string): DocumentText {
   assertFile(path);
   const bytes = readFileSync(path);
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const hash = newSha256().update(bytes).digest('hex');
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return { text, hash, diagnostics: [] };
@@ -70,11 +70,11 @@ function validPrefix(bytes: Uint8Array): string {
 /** sha256 over several files' hashes, in order: a suite's identity includes its task files. */
 export function combinedHash(hashes: readonly string[]): string {
   if (hashes.length === 1) return hashes[0] as string;
-  const h = createHash('sha256');
+  const h = newSha256();
   for (const x of hashes) h.update(x);
   return h.digest('hex');
 }
 
 export function fileHash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return newSha256().update(readFileSync(path)).digest('hex');
 }

@@ -1,17 +1,5 @@
-import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { outputText } from '../../core/agent-output.ts';
-import { HarnessEvalError } from '../../core/errors.ts';
-import type { Grade } from '../../core/evaluation.ts';
-import type { Experiment } from '../../core/experiment.ts';
-import type { RunRecord } from '../../core/run-record.ts';
-import type { Suite } from '../../core/suite.ts';
-import { rubricForTask } from '../../scoring/rubric-lookup.ts';
-import type { ExperimentStore } from '../../store/types.ts';
-import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
-import { CliExit, EXIT, reportError } from '../exit.ts';
+import { CliExit, EXIT } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 
 const examples = `
@@ -24,7 +12,7 @@ harness made in its kept workspace) and the rubric levels, and asks for a level 
 (s = skip, q = save and quit). Each grade is stored with the grader's name and the time, and the
 experiment's scores and metrics are recomputed.`;
 
-interface GradeFlags {
+export interface GradeFlags {
   store: string;
   grader?: string;
   task?: string;
@@ -40,145 +28,8 @@ export function register(program: Command, io: CliIO): void {
     .option('--task <id>', 'only this task')
     .addHelpText('after', examples)
     .action(async (id: string, flags: GradeFlags) => {
+      const { grade } = await import('./grade-action.ts');
       const status = await grade(id, flags, io);
       if (status !== EXIT.ok) throw new CliExit(status);
     });
-}
-
-async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> {
-  const { openStore } = await import('../../store/index.ts');
-  const store = await openStore(resolve(io.cwd, flags.store));
-  try {
-    const experiment = await findExperiment(store, id);
-    const suite = await suiteOf(experiment);
-    const grader = flags.grader ?? safeUser();
-    const lines = createInterface({ input: io.stdin ?? process.stdin, terminal: false })[
-      Symbol.asyncIterator
-    ]();
-    const ask = async (question: string): Promise<string | undefined> => {
-      io.stdout.write(question);
-      const next = await lines.next();
-      return next.done ? undefined : next.value.trim();
-    };
-    const { applyGrades } = await import('../../scoring/regrade.ts');
-    let graded = 0;
-    let quit = false;
-    const records = [...experiment.records];
-    for (let i = 0; i < records.length && !quit; i++) {
-      const record = records[i]!;
-      if (flags.task !== undefined && record.task_id !== flags.task) continue;
-      const task = suite.tasks.find((t) => t.id === record.task_id);
-      const rubric = rubricForTask(suite, task);
-      for (const criterion of record.criteria.filter(
-        (c) => c.status === 'pending' && c.verification !== 'automated',
-      )) {
-        if (rubric === undefined) {
-          io.stderr.write(`no rubric for task ${record.task_id}; skipping ${criterion.id}\n`);
-          continue;
-        }
-        const spec = task?.criteria.find((c) => c.id === criterion.id);
-        const dimensions = rubric.dimensions.filter(
-          (d) => spec?.rubric_dimensions === undefined || spec.rubric_dimensions.includes(d.name),
-        );
-        io.stdout.write(
-          await describeTrial(
-            record,
-            task === undefined
-              ? undefined
-              : String(typeof task.input === 'string' ? task.input : JSON.stringify(task.input)),
-            spec?.description ?? criterion.id,
-            task?.files['codebase'],
-          ),
-        );
-        const grades: Grade[] = [];
-        for (const dimension of dimensions) {
-          io.stdout.write(`\n  ${dimension.name} (weight ${dimension.weight}):\n`);
-          for (const level of [1, 2, 3, 4] as const)
-            io.stdout.write(`    ${level}: ${dimension.levels[level]}\n`);
-          let answer = await ask('  level [1-4], s = skip, q = save and quit: ');
-          while (answer !== undefined && !/^[1-4sq]$/i.test(answer))
-            answer = await ask('  please answer 1, 2, 3, 4, s or q: ');
-          if (answer === undefined || answer.toLowerCase() === 'q') {
-            quit = true;
-            break;
-          }
-          if (answer.toLowerCase() === 's') continue;
-          const level = Number(answer);
-          grades.push({
-            dimension: dimension.name,
-            level,
-            score: (level - 1) / 3,
-            rationale: '',
-            grader,
-            grader_kind: 'human',
-            graded_at: new Date().toISOString(),
-          });
-        }
-        if (grades.length > 0) {
-          const weights = Object.fromEntries(rubric.dimensions.map((d) => [d.name, d.weight]));
-          records[i] = applyGrades(records[i]!, criterion.id, grades, suite.scoring, weights);
-          await store.appendRecord(experiment.id, records[i]!);
-          graded++;
-        }
-        if (quit) break;
-      }
-    }
-    const { aggregateExperiment } = await import('../../runner/aggregate.ts');
-    const tasks = suite.tasks.filter((t) => experiment.suite.tasks.some((e) => e.id === t.id));
-    const aggregate = aggregateExperiment({ suite, records, tasks, epochs: experiment.settings.epochs });
-    await store.updateExperiment(experiment.id, aggregate);
-    const left = records.flatMap((r) => r.criteria).filter((c) => c.status === 'pending').length;
-    io.stdout.write(
-      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${aggregate.scores['overall']?.toFixed(3) ?? 'n/a'}\n`,
-    );
-    return EXIT.ok;
-  } catch (error) {
-    return reportError(io, error);
-  } finally {
-    await store.close();
-  }
-}
-
-async function findExperiment(store: ExperimentStore, id: string): Promise<Experiment> {
-  const { resolveExperimentId } = await import('../../store/resolve-id.ts');
-  const experiment = await store.getExperiment(await resolveExperimentId(store, id));
-  if (experiment === undefined)
-    throw new HarnessEvalError('not_found', `no experiment ${id} in the store (see: harnesseval runs list)`);
-  return experiment;
-}
-
-/** The suite the experiment ran: its rubric levels and scoring are needed to grade. */
-async function suiteOf(experiment: Experiment): Promise<Suite> {
-  if (experiment.suite.file === undefined)
-    throw new HarnessEvalError('not_found', `experiment ${experiment.id} does not name its suite file`);
-  const { loadSuite } = await import('../../formats/index.ts');
-  return loadSuite(experiment.suite.file);
-}
-
-async function describeTrial(
-  record: RunRecord,
-  input: string | undefined,
-  criterion: string,
-  codebase: string | undefined,
-): Promise<string> {
-  const parts = [
-    `\n=== ${record.task_id}${record.epoch > 0 ? ` #${record.epoch}` : ''} — ${criterion}`,
-    input === undefined ? '' : `task: ${escapeControlExcept(truncate(input, 2000), '\n\t')}`,
-  ];
-  if (record.workspace !== undefined && codebase !== undefined) {
-    const { describeWorkspaceChanges } = await import('../../runner/workspace-changes.ts');
-    parts.push(
-      `changes in ${record.workspace}:\n${escapeControlExcept(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000), '\n\t')}`,
-    );
-  }
-  parts.push(`output:\n${escapeControlExcept(truncate(outputText(record.output), 4000), '\n\t')}`);
-  return `${parts.filter((p) => p !== '').join('\n')}\n`;
-}
-
-function safeUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'unknown';
-  }
 }
