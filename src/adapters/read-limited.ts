@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { TailBuffer } from '../util/tail-buffer.ts';
 
 export type LimitedBody =
@@ -5,47 +6,32 @@ export type LimitedBody =
   | { readonly ok: false; readonly receivedBytes: number };
 
 /**
- * Reads a response body, stopping (and cancelling the stream) as soon as it passes `maxBytes`,
+ * Reads a response body, stopping (and destroying the stream) as soon as it passes `maxBytes`,
  * so a runaway server cannot fill the memory of the run.
  */
-export async function readLimited(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-): Promise<LimitedBody> {
-  if (body === null) return { ok: true, bytes: Buffer.alloc(0) };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+export async function readLimited(body: Readable, maxBytes: number): Promise<LimitedBody> {
+  const chunks: Buffer[] = [];
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
     if (received > maxBytes) {
-      await reader.cancel().catch(() => {});
+      body.destroy();
       return { ok: false, receivedBytes: received };
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
-  return { ok: true, bytes: Buffer.concat(chunks) };
+  return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) };
 }
 
 /** The last `maxBytes` of a body (an error page), reading no more than `scanBytes`. */
-export async function readTail(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-  scanBytes: number,
-): Promise<string> {
-  if (body === null) return '';
+export async function readTail(body: Readable, maxBytes: number, scanBytes: number): Promise<string> {
   const tail = new TailBuffer(maxBytes);
-  const reader = body.getReader();
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    tail.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-    received += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    tail.write(chunk);
+    received += chunk.byteLength;
     if (received > scanBytes) {
-      await reader.cancel().catch(() => {});
+      body.destroy();
       break;
     }
   }

@@ -3,6 +3,7 @@ import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
+import { markValidated } from '../core/validated-record.ts';
 import type { PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
@@ -101,7 +102,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };
   const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return markValidated(parsed.data);
   return RunRecordSchema.parse({
     ...draft,
     outcome: 'error',

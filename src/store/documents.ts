@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { isValidated } from '../core/validated-record.ts';
 
 import type { ExperimentPatch } from './types.ts';
 
@@ -58,6 +59,7 @@ export function checkRecord(experimentId: string, record: RunRecord): RunRecord 
       { data: { experimentId, runId: record.run_id } },
     );
   }
+  if (isValidated(record)) return record;
   const parsed = RunRecordSchema.safeParse(record);
   if (parsed.success) return parsed.data;
   throw new HarnessEvalError(

@@ -243,5 +243,56 @@ describe('http adapter', () => {
     await expect(agentFor({ url: `${base}/`, output_path: '$[' })).rejects.toThrow(
       /output_path "\$\[" is not valid JSONPath/,
     );
+    await expect(agentFor({ url: 'ftp://127.0.0.1/x' })).rejects.toThrow(
+      /must use http: or https:, not ftp:/,
+    );
+  });
+
+  it('lets a configured header replace a default whatever its case', async () => {
+    const agent = await agentFor({
+      url: `${base}/`,
+      headers: { 'Content-Type': 'application/vnd.test+json' },
+    });
+    await agent.run('q', trialContext());
+    expect(received.at(-1)?.headers['content-type']).toBe('application/vnd.test+json');
+    expect(received.at(-1)?.headers['x-harnesseval-trial']).toBeDefined();
+  });
+
+  it('reuses one kept-alive connection across trials, and close() releases it', async () => {
+    const sockets = new Set<unknown>();
+    let closed = 0;
+    const local = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"output":"ok"}');
+      });
+    });
+    local.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => {
+        closed += 1;
+      });
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const agent = await agentFor({ url: `http://127.0.0.1:${portOf(local)}/`, output_path: '$.output' });
+      for (let i = 0; i < 5; i++) expect((await agent.run('q', trialContext())).output).toBe('ok');
+      expect(sockets.size).toBe(1);
+      await agent.close?.();
+      await new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error('the connection was not closed')), 2000);
+        const poll = setInterval(() => {
+          if (closed === 1) {
+            clearInterval(poll);
+            clearTimeout(deadline);
+            resolve();
+          }
+        }, 10);
+      });
+    } finally {
+      local.closeAllConnections();
+      await new Promise((resolve) => local.close(resolve));
+    }
   });
 });

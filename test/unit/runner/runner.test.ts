@@ -3,6 +3,7 @@ import type { AgentV1 } from '../../../src/adapters/types.ts';
 import { agentOutput } from '../../../src/core/agent-output.ts';
 import { HarnessConfigSchema } from '../../../src/core/harness-config.ts';
 import { type Suite, SuiteSchema } from '../../../src/core/suite.ts';
+import { isValidated } from '../../../src/core/validated-record.ts';
 import type { RunnerEvent } from '../../../src/runner/events.ts';
 import { runExperiment } from '../../../src/runner/runner.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
@@ -144,6 +145,8 @@ describe('runExperiment', () => {
     const stored = await store.getExperiment(experiment.id);
     expect(stored?.status).toBe('completed');
     expect(stored?.records).toHaveLength(4);
+    // Validated once by the runner; the store takes them without parsing them again.
+    expect(experiment.records.every((r) => isValidated(r))).toBe(true);
   });
 
   it('resumes an interrupted experiment without repeating or losing trials', async () => {
