@@ -1,5 +1,5 @@
 import type { RunRecord } from '../core/run-record.ts';
-import { bootstrapCi } from '../stats/bootstrap.ts';
+import { type BootstrapResult, bootstrapCountsCi } from '../stats/bootstrap.ts';
 import { groupBy } from '../stats/clustered.ts';
 import { sortedQuantile } from '../stats/descriptive.ts';
 import { clusterLookup, emptyResult, metricResult } from './aggregate.ts';
@@ -26,23 +26,24 @@ const BOOTSTRAP_SEED = 0x5eed;
 const BOOTSTRAP_RESAMPLES = 1000;
 
 /**
- * The type-7 p-quantile of the units drawn in a resample (unit indices), pooled. Sorting every
- * resample of 10,000 trials a thousand times takes seconds; instead the values are sorted once and
- * each resample walks them, weighting each value by how often its unit was drawn: O(N) per resample
- * and the same answer as sorting the pooled sample.
+ * The type-7 p-quantile of a resample's units pooled, given how often each unit was drawn
+ * (`counts[unit]`, as `bootstrapCountsCi` passes them). Sorting every resample of 10,000 trials a
+ * thousand times takes seconds; instead the values are sorted once and each resample walks them,
+ * weighting each value by its unit's count: O(N) per resample and the same answer as sorting the
+ * pooled sample.
  */
 export function pooledQuantile(
   units: readonly (readonly number[])[],
   p: number,
-): (sample: readonly number[]) => number | null {
+): (counts: Int32Array) => number | null {
   // Type 7 is symmetric, Q_p(x) = -Q_{1-p}(-x): walking from the nearer end halves the work for p95.
   if (p > 0.5) {
     const lower = pooledQuantile(
       units.map((values) => values.map((v) => -v)),
       1 - p,
     );
-    return (sample) => {
-      const q = lower(sample);
+    return (counts) => {
+      const q = lower(counts);
       return q === null ? null : -q;
     };
   }
@@ -51,15 +52,10 @@ export function pooledQuantile(
   const values = Float64Array.from(entries, (e) => e.value);
   const owners = Int32Array.from(entries, (e) => e.unit);
   const sizes = Int32Array.from(units, (u) => u.length);
-  const draws = new Int32Array(units.length);
   const n = values.length;
-  return (sample) => {
-    draws.fill(0);
+  return (draws) => {
     let size = 0;
-    for (const unit of sample) {
-      draws[unit]! += 1;
-      size += sizes[unit]!;
-    }
+    for (let unit = 0; unit < draws.length; unit++) size += draws[unit]! * sizes[unit]!;
     if (size === 0) return null;
     const h = (size - 1) * p;
     const lo = Math.floor(h);
@@ -77,7 +73,31 @@ export function pooledQuantile(
   };
 }
 
-function percentileMetric(name: 'latency_p50' | 'latency_p95', p: number) {
+/** The percentiles reported as metrics: one resampling of the units serves them all. */
+const PERCENTILES = [0.5, 0.95] as const;
+const bootstraps = new WeakMap<MetricInput, ReadonlyMap<number, BootstrapResult | null>>();
+
+/**
+ * Bootstrap results for every reported percentile over `units`, computed once per metric input:
+ * latency_p50 and latency_p95 draw the same resamples (same seed), so the second one reuses them.
+ */
+function percentileBootstrap(
+  input: MetricInput,
+  units: readonly (readonly number[])[],
+): ReadonlyMap<number, BootstrapResult | null> {
+  const cached = bootstraps.get(input);
+  if (cached !== undefined) return cached;
+  const results = bootstrapCountsCi(
+    units.length,
+    PERCENTILES.map((p) => pooledQuantile(units, p)),
+    { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES },
+  );
+  const byPercentile = new Map(PERCENTILES.map((p, i) => [p, results[i] ?? null]));
+  bootstraps.set(input, byPercentile);
+  return byPercentile;
+}
+
+function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCENTILES)[number]) {
   return defineBuiltin(name, {
     unit: 'seconds',
     calculate(input: MetricInput, shape) {
@@ -91,14 +111,7 @@ function percentileMetric(name: 'latency_p50' | 'latency_p95', p: number) {
         group.map((t) => t.value),
       );
       const tasks = new Set(trials.map((t) => t.task)).size;
-      const boot =
-        units.length >= 2
-          ? bootstrapCi(
-              units.map((_, i) => i),
-              pooledQuantile(units, p),
-              { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES },
-            )
-          : null;
+      const boot = units.length >= 2 ? percentileBootstrap(input, units).get(p) : undefined;
       const result = metricResult(
         shape,
         { value, stderr: boot?.stderr ?? null, n: tasks },

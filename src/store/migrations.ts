@@ -42,6 +42,12 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch);
     `,
   },
+  {
+    // Every trial's commit updated this index too (~15 us of the ~70 us of a commit); reading an
+    // experiment's records sorts them from the primary key's range instead, a few ms per 10,000.
+    version: 2,
+    sql: 'DROP INDEX IF EXISTS records_in_file_order;',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

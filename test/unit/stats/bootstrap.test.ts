@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapCi, mulberry32 } from '../../../src/stats/bootstrap.ts';
+import { bootstrapCi, bootstrapCountsCi, mulberry32 } from '../../../src/stats/bootstrap.ts';
 import { mean } from '../../../src/stats/descriptive.ts';
 
 describe('mulberry32', () => {
@@ -54,5 +54,47 @@ describe('bootstrapCi', () => {
   it('rejects bad options', () => {
     expect(() => bootstrapCi([1, 2], meanOf, { seed: 1, resamples: 0 })).toThrow(RangeError);
     expect(() => bootstrapCi([1, 2], meanOf, { seed: 1, level: 1 })).toThrow(RangeError);
+  });
+});
+
+describe('bootstrapCountsCi (one resampling for several statistics of counts)', () => {
+  const scores = [0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1];
+  const countsMean = (counts: Int32Array) => {
+    let total = 0;
+    let n = 0;
+    for (let i = 0; i < counts.length; i++) {
+      total += counts[i]! * scores[i]!;
+      n += counts[i]!;
+    }
+    return n === 0 ? null : total / n;
+  };
+  const countsMax = (counts: Int32Array) => {
+    let max = -1;
+    for (let i = 0; i < counts.length; i++) if (counts[i]! > 0) max = Math.max(max, i);
+    return max;
+  };
+
+  it('draws the same resamples as bootstrapCi with the same seed', () => {
+    const [viaCounts] = bootstrapCountsCi(scores.length, [countsMean], { seed: 7, resamples: 500 });
+    expect(viaCounts).toEqual(bootstrapCi(scores, (xs) => mean(xs), { seed: 7, resamples: 500 }));
+  });
+
+  it('gives each statistic the result it would get alone', () => {
+    const options = { seed: 3, resamples: 300 };
+    const [m, x] = bootstrapCountsCi(scores.length, [countsMean, countsMax], options);
+    expect(m).toEqual(bootstrapCountsCi(scores.length, [countsMean], options)[0]);
+    expect(x).toEqual(bootstrapCountsCi(scores.length, [countsMax], options)[0]);
+    expect(x?.estimate).toBe(scores.length - 1);
+  });
+
+  it('is null for no items and for a statistic that is not finite on the sample', () => {
+    expect(bootstrapCountsCi(0, [countsMean], { seed: 1 })).toEqual([null]);
+    const [m, nan] = bootstrapCountsCi(scores.length, [countsMean, () => Number.NaN], {
+      seed: 1,
+      resamples: 50,
+    });
+    expect(m?.estimate).toBe(0.7);
+    expect(nan).toBeNull();
+    expect(() => bootstrapCountsCi(3, [countsMean], { seed: 1, resamples: 0 })).toThrow(RangeError);
   });
 });

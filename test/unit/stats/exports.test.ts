@@ -7,6 +7,7 @@ describe('public exports', () => {
   it('src/stats', () => {
     expect(Object.keys(stats).sort()).toEqual([
       'bootstrapCi',
+      'bootstrapCountsCi',
       'ci95',
       'clusteredStandardError',
       'comparePaired',

@@ -51,7 +51,7 @@ describe('opening a SQLite store', () => {
       journal_mode: 'wal',
       synchronous: 1,
       busy_timeout: 5000,
-      schema_version: 1,
+      schema_version: SCHEMA_VERSION,
     });
     await store.close();
   });
@@ -70,6 +70,31 @@ describe('opening a SQLite store', () => {
     const second = new SqliteStore(path);
     expect((await second.getExperiment('exp-0001'))?.records).toHaveLength(1);
     await second.close();
+  });
+
+  it('migrates a version-1 file: the per-record index is dropped and records still read in file order', async () => {
+    const path = fresh();
+    const first = new SqliteStore(path);
+    await first.createExperiment(makeExperiment({ records: [] }));
+    for (const task of ['charlie', 'alpha', 'bravo'])
+      await first.appendRecord('exp-0001', makeRecord({ task_id: task }));
+    await first.close();
+    // Put the file back as version 1 wrote it.
+    const raw = new Database(path);
+    raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
+    raw.pragma('user_version = 1');
+    raw.close();
+    const reopened = new SqliteStore(path);
+    expect(reopened.settings().schema_version).toBe(SCHEMA_VERSION);
+    const order = (await reopened.getExperiment('exp-0001'))?.records.map((r) => r.task_id);
+    await reopened.close();
+    const check = new Database(path, { readonly: true });
+    const indexes = check
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
+      .all();
+    check.close();
+    expect(indexes).not.toContainEqual({ name: 'records_in_file_order' });
+    expect(order).toEqual(['alpha', 'bravo', 'charlie']);
   });
 
   it('defaults to .harnesseval/harnesseval.db under the working folder', () => {
