@@ -1,7 +1,5 @@
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
-import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import {
   type Experiment,
@@ -12,19 +10,16 @@ import {
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
-import { DEFAULT_PRICES, mergePrices, type PriceTable } from '../instrument/pricing.ts';
-import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
+import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
-import { scoreRecord } from '../scoring/record-score.ts';
 import { rubricWeights } from '../scoring/rubric-lookup.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
-import { priceTrial } from './cost.ts';
 import { TrialDeadlines } from './deadline.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
