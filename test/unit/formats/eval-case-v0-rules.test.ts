@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import jsonPathParse from 'jsonpath-rfc9535/parser';
 import { describe, expect, it } from 'vitest';
 import { DifficultySchema, SourceTypeSchema } from '../../../src/core/task.ts';
 import {
@@ -10,6 +11,7 @@ import {
 import {
   DIFFICULTIES,
   EXPECTED_OUTPUT_TYPES,
+  isSimpleJsonPath,
   isValidEvalCaseV0,
   SOURCE_TYPES,
 } from '../../../src/formats/eval-case-v0-rules.ts';
@@ -159,5 +161,47 @@ describe('isValidEvalCaseV0 (zod-free rules)', () => {
       expect(parsed.value).not.toBe(c);
       expect(Object.isFrozen(parsed.value.provenance)).toBe(true);
     }
+  });
+});
+
+describe('isSimpleJsonPath (JSONPath checked without the parser)', () => {
+  const parses = (path: string) => {
+    try {
+      jsonPathParse(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each(['$', '$.greeting', '$.a_b.C9', '$[0]', '$[-3].x', '$.*', '$[*].name', '$.items[12]'])(
+    'takes %s, which the parser accepts',
+    (path) => {
+      expect(isSimpleJsonPath(path)).toBe(true);
+      expect(parses(path)).toBe(true);
+    },
+  );
+
+  it.each(['$..x', "$['a b']", '$.a[?@.b]', '$[01]', '$[-0]', '$.9a', 'greeting', '$ .a', '$.a.'])(
+    'leaves %s to the parser',
+    (path) => {
+      expect(isSimpleJsonPath(path)).toBe(false);
+    },
+  );
+
+  it('never takes a path the parser refuses', () => {
+    const segment = fc.oneof(
+      fc.stringMatching(/^\.[A-Za-z_][A-Za-z0-9_]{0,6}$/),
+      fc.constantFrom('.*', '[*]', '[0]', '[-1]', '[01]', '[-0]', '..', '.', '[', ']', ' ', "['x']", '[1,2]'),
+      fc.integer({ min: -1e16, max: 1e16 }).map((n) => `[${n}]`),
+      fc.string({ maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 5 }), (segments) => {
+        const path = `$${segments.join('')}`;
+        if (isSimpleJsonPath(path)) expect(parses(path)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
