@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
+import { readExperimentFile } from '../store/json-io.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { DEFAULT_STORE_PATH, readExperimentFile } from './experiment-source.ts';
+import { DEFAULT_STORE_PATH } from './experiment-source.ts';
 
 export interface ExperimentRefOptions {
   readonly cwd: string;

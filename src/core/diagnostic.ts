@@ -26,3 +26,19 @@ export function formatDiagnostic(d: Diagnostic): string {
   const severity = d.severity === 'error' ? '' : `${d.severity}: `;
   return `${where}: ${severity}${field}${d.message}${expected}${code}`;
 }
+
+/** Where a value sits in a document: keys and array indexes, outermost first. */
+export type FieldPath = readonly PropertyKey[];
+
+/**
+ * The `path` of a diagnostic, in the one form every reader prints:
+ * `tests[0].evaluators[1].options.pattern`.
+ */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 export * from './agent-output.ts';
-export * from './diagnostic.ts';
+// formatPath is internal (how readers write a diagnostic's path), so not `export *`.
+export { type Diagnostic, formatDiagnostic, type Severity } from './diagnostic.ts';
 export * from './diagnostic-schema.ts';
 export * from './errors.ts';
 export * from './evaluation.ts';

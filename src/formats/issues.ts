@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { Diagnostic } from '../core/diagnostic.ts';
+import { type Diagnostic, type FieldPath, formatPath } from '../core/diagnostic.ts';
 
-export type FieldPath = readonly PropertyKey[];
+// The path format lives in core (zod-free) so the store's JSON reader prints the same paths.
+export { type FieldPath, formatPath } from '../core/diagnostic.ts';
 
 /** 1-based position of a node in a file. */
 export interface Position {
@@ -14,16 +15,6 @@ export type Locate = (path: FieldPath) => Position;
 
 /** The most diagnostics one file reports before the loader stops. */
 export const MAX_DIAGNOSTICS = 50;
-
-/** `tests[0].evaluators[1].options.pattern` */
-export function formatPath(path: FieldPath): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
 
 function show(value: unknown): string {
   if (typeof value === 'string')

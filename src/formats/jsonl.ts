@@ -112,7 +112,8 @@ function invalidUtf8Column(bytes: Buffer): number {
   return [...bytes.subarray(0, lo).toString('utf8')].length + 1;
 }
 
-function jsonErrorReason(error: unknown): string {
+/** V8's JSON.parse message without the position or quoted text (the diagnostic is located already). */
+export function jsonErrorReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // V8 quotes the whole line back ("... is not valid JSON"); the line is already located.
   return message

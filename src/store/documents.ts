@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatPath } from '../core/diagnostic.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
@@ -15,10 +16,10 @@ import type { ExperimentPatch } from './types.ts';
 /** An experiment without its records: the records are stored one per row. */
 export type ExperimentDocument = Omit<Experiment, 'records'>;
 
-/** `path: message` for each zod issue, the path dotted (`records.0.task_id`). */
+/** `path: message` for each zod issue, the path as every diagnostic writes it (`records[0].task_id`). */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
+    const path = formatPath(issue.path);
     return path === '' ? issue.message : `${path}: ${issue.message}`;
   });
 }

@@ -1,10 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import type { Diagnostic } from '../core/diagnostic.ts';
+import { type Diagnostic, formatPath } from '../core/diagnostic.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
+import { jsonErrorReason } from '../formats/jsonl.ts';
 import { redactSecrets } from './redact.ts';
 import type { ExperimentStore } from './types.ts';
 
@@ -47,25 +48,24 @@ export async function exportExperiment(
 
 /**
  * Parses an exported Experiment; a bad file fails with located diagnostics
- * (`file:line:col: records.0.outcome: ...`).
+ * (`file:line:col: records[0].outcome: ...`).
  */
 export function parseExperimentJson(text: string, file: string): Experiment {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec(errorMessage(error));
-    const { line, col } =
-      position?.[1] === undefined ? { line: 0, col: 0 } : linePosition(text, Number(position[1]));
-    const message = errorMessage(error).replace(/ in JSON at position \d+.*$/, '');
+    const { line, col } = syntaxLocation(text, errorMessage(error));
     throw new HarnessEvalError('invalid_input', `${file} is not valid JSON`, {
-      diagnostics: [{ file, line, col, path: '', message, severity: 'error' }],
+      cause: error,
+      diagnostics: [{ file, line, col, path: '', message: jsonErrorReason(error), severity: 'error' }],
     });
   }
   const parsed = ExperimentSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new HarnessEvalError('invalid_input', `${file} is not a HarnessEval experiment`, {
-    diagnostics: locateIssues(text, file, parsed.error),
+  throw new HarnessEvalError('invalid_input', `${file} is not a HarnessEval experiment export`, {
+    cause: parsed.error,
+    diagnostics: locateIssues(text, file, parsed.error.issues),
   });
 }
 
@@ -118,29 +118,34 @@ export async function importExperiment(
   return experiment;
 }
 
-function linePosition(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, col: offset - before.lastIndexOf('\n') };
+/**
+ * Line and column (1-based) of a JSON syntax error, from V8's "at position N" or "(line L column C)";
+ * the end of the text when the input stops early; 0:0 (the whole file) when V8 gives no place.
+ */
+function syntaxLocation(text: string, message: string): { line: number; col: number } {
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return { line: Number(lineCol[1]), col: Number(lineCol[2]) };
+  const position = /position (\d+)/.exec(message);
+  const offset = position ? Number(position[1]) : /end of JSON input/.test(message) ? text.length : -1;
+  if (offset < 0) return { line: 0, col: 0 };
+  const lines = text.slice(0, offset).split('\n');
+  return { line: lines.length, col: (lines.at(-1)?.length ?? 0) + 1 };
 }
 
-/** Each zod issue at the line and column of the value it is about (or of its nearest present parent). */
-function locateIssues(text: string, file: string, error: z.ZodError): Diagnostic[] {
+/**
+ * Each zod issue at the line and column of the value it is about, or of its nearest present
+ * parent (a missing key). JSON is YAML 1.2, and the yaml parser (run only for an invalid file)
+ * keeps the source offsets that JSON.parse throws away.
+ */
+function locateIssues(text: string, file: string, issues: readonly z.core.$ZodIssue[]): Diagnostic[] {
   const lineCounter = new LineCounter();
-  // JSON is YAML 1.2, and the yaml CST keeps source ranges that JSON.parse throws away.
-  const document = parseDocument(text, { lineCounter });
-  return error.issues.map((issue) => {
-    const path = issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key));
-    let line = 0;
-    let col = 0;
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = document.getIn(path.slice(0, depth), true);
-      const range = typeof node === 'object' && node !== null && 'range' in node ? node.range : undefined;
-      if (Array.isArray(range) && typeof range[0] === 'number') {
-        ({ line, col } = lineCounter.linePos(range[0]));
-        break;
-      }
-    }
-    return { file, line, col, path: path.join('.'), message: issue.message, severity: 'error' };
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
+  return issues.map((issue) => {
+    let node: unknown;
+    for (let depth = issue.path.length; depth >= 0 && !isNode(node); depth--)
+      node = document.getIn(issue.path.slice(0, depth), true);
+    const offset = isNode(node) && node.range ? node.range[0] : 0;
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col, path: formatPath(issue.path), message: issue.message, severity: 'error' };
   });
 }

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../../src/core/diagnostic.ts';
+import { HarnessEvalError } from '../../src/core/errors.ts';
 import { renderJson } from '../../src/reporters/json.ts';
+import { readExperimentFile } from '../../src/store/json-io.ts';
 import { mixedExperiment } from '../unit/reporters/experiment-factory.ts';
 
 const bin = fileURLToPath(new URL('../../bin/harnesseval.js', import.meta.url));
@@ -82,6 +85,31 @@ describe('harnesseval report', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^broken\.json:2:\d+: id: /m);
     expect(run.stderr).toContain('harnesseval: broken.json is not a HarnessEval experiment export');
+  });
+
+  it.each([
+    ['a bad field', (json: string) => json.replace('"outcome": "fail"', '"outcome": "maybe"')],
+    ['bad JSON syntax', (json: string) => json.replace('"outcome": "fail",', '"outcome": "fail",,')],
+  ])('prints the same located diagnostics as the library reader for %s', async (_, breakIt) => {
+    const json = breakIt(renderJson(mixedExperiment()));
+    expect(json).not.toBe(renderJson(mixedExperiment()));
+    await writeFile(join(dir, 'same.json'), json);
+    const error = await readExperimentFile(join(dir, 'same.json'), 'same.json').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!HarnessEvalError.is(error)) throw new Error('the library accepted the broken file');
+    const lines = error.diagnostics.map(formatDiagnostic);
+    expect(lines[0]).toMatch(/^same\.json:\d+:\d+: /);
+    const expected = `${lines.join('\n')}\nharnesseval: ${error.message}\n`;
+    for (const args of [
+      ['report', 'same.json'],
+      ['runs', 'import', 'same.json'],
+    ]) {
+      const run = cli(...args);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(expected);
+    }
   });
 
   it('exits 1 for a missing file', () => {

@@ -225,7 +225,7 @@ describe('harnesseval runs export, import and delete', () => {
     const result = await cli(['runs', 'import', 'bad.json'], dir);
     expect(result.status).toBe(1);
     const line = bad.split('\n').findIndex((l) => l.includes('"maybe"')) + 1;
-    expect(result.stderr).toMatch(new RegExp(`bad\\.json:${line}:\\d+: records\\.0\\.outcome: `));
+    expect(result.stderr).toMatch(new RegExp(`bad\\.json:${line}:\\d+: records\\[0\\]\\.outcome: `));
     const missing = await cli(['runs', 'import', 'missing.json'], dir);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('no such file: missing.json');

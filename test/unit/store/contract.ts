@@ -78,7 +78,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         record.duration_seconds = -1;
         const error = await rejection(store.createExperiment(bad));
         expect(error.code).toBe('invalid_input');
-        expect(error.message).toContain('records.0.duration_seconds');
+        expect(error.message).toContain('records[0].duration_seconds');
         expect(await store.getExperiment(bad.id)).toBeUndefined();
       });
 
@@ -222,7 +222,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
           store.updateExperiment('exp-0001', { status: 'failed', metrics: [metric] }),
         );
         expect(error.code).toBe('invalid_input');
-        expect(error.message).toContain('metrics.0.n');
+        expect(error.message).toContain('metrics[0].n');
         expect((await store.getExperiment('exp-0001'))?.status).toBe('completed');
       });
     });
