@@ -127,7 +127,7 @@ async function parent() {
 
   const rows = [];
   try {
-    for (const agent of ['function', 'http'])
+    for (const agent of (process.env.BENCH_AGENTS ?? 'function,http').split(','))
       for (const delay of [0, DELAY_MS])
         for (const store of [true, false]) {
           const load = loadavg()[0];

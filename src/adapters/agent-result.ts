@@ -114,10 +114,10 @@ export function normalizeAgentResult(
 /**
  * The AgentOutput of a plain JSON result, with the schema's defaults, built without a parse:
  * `jsonOutput` already gives a valid `output`, and this is every trial of a harness that returns
- * text (a zod parse here was ~15% of the runner's own time per trial). Keys in schema order;
- * a test holds it equal to `AgentOutputSchema.parse`.
+ * text or a plain JSON response (a zod parse here was ~15% of the runner's own time per trial).
+ * Keys in schema order; a test holds it equal to `AgentOutputSchema.parse`.
  */
-function plainOutput(
+export function plainOutput(
   json: Pick<AgentOutput, 'output' | 'structured'>,
   latency: number,
   metadata: Record<string, unknown>,

@@ -13,6 +13,7 @@ import {
   isTransientStatus,
   jsonOutput,
   MAX_OUTPUT_BYTES,
+  plainOutput,
   secondsSince,
 } from './agent-result.ts';
 import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
@@ -59,9 +60,18 @@ const ToolCallsAndUsageSchema = AgentOutputSchema.pick({ tool_calls: true, usage
 function fromJson(
   body: JsonValue,
   options: HttpOptions,
-): Pick<AgentOutput, 'output' | 'structured' | 'tool_calls' | 'usage' | 'trace'> {
+  latency: number,
+  metadata: Record<string, unknown>,
+): AgentOutput {
   const selected =
     options.output_path === undefined ? body : select(body, options.output_path, 'output_path');
+  // Only the output: nothing from the service to validate (the common case, once per trial).
+  if (
+    options.tool_calls_path === undefined &&
+    options.usage_path === undefined &&
+    options.events_path === undefined
+  )
+    return plainOutput(jsonOutput(selected), latency, metadata);
   const draft = ToolCallsAndUsageSchema.safeParse({
     tool_calls:
       options.tool_calls_path === undefined
@@ -71,16 +81,19 @@ function fromJson(
   });
   if (!draft.success)
     throw new OutputError(`the response's tool calls or usage are invalid: ${issuesOf(draft.error)}`);
-  if (options.events_path === undefined) return { ...jsonOutput(selected), ...draft.data };
+  if (options.events_path === undefined)
+    return AgentOutputSchema.parse({ ...jsonOutput(selected), ...draft.data, latency, metadata });
   // A remote harness reports its events in the response, in the event protocol's shape.
   const events = [select(body, options.events_path, 'events_path')].flat();
   const reported = parseEvents(events.map((event) => JSON.stringify(event)).join('\n'));
-  return {
+  return AgentOutputSchema.parse({
     ...jsonOutput(selected),
     ...draft.data,
     tool_calls: [...draft.data.tool_calls, ...reported.toolCalls],
     trace: reported.trace,
-  };
+    latency,
+    metadata,
+  });
 }
 
 function isJsonContentType(contentType: string): boolean {
@@ -201,7 +214,7 @@ async function callEndpoint(
           `output_path is set but the response is not JSON (content-type: ${contentType || 'none'})`,
         );
       }
-      return AgentOutputSchema.parse({ output: text, latency, metadata });
+      return plainOutput({ output: text }, latency, metadata);
     }
     let json: JsonValue;
     try {
@@ -209,7 +222,7 @@ async function callEndpoint(
     } catch (error) {
       throw new OutputError(`the response is not valid JSON: ${errorMessage(error)}`);
     }
-    return AgentOutputSchema.parse({ ...fromJson(json, options), latency, metadata });
+    return fromJson(json, options, latency, metadata);
   } catch (error) {
     const latency = secondsSince(start);
     if (ctx.signal.aborted) return abortedOutput(ctx.signal, { latency, metadata });
