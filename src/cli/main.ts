@@ -74,7 +74,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
 }
 
 const isEntry =
-  process.argv[1] !== undefined && /harnesseval(\.js)?$|cli\.(js|ts)$|main\.ts$/.test(process.argv[1]);
+  process.argv[1] !== undefined && /harnesseval(\.c?js)?$|cli\.(c?js|ts)$|main\.ts$/.test(process.argv[1]);
 if (isEntry) {
   // `harnesseval runs list | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
@@ -83,6 +83,7 @@ if (isEntry) {
       throw error;
     });
   }
-  const status = await runCli(process.argv.slice(2));
-  process.exitCode = status;
+  void runCli(process.argv.slice(2)).then((status) => {
+    process.exitCode = status;
+  });
 }

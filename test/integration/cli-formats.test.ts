@@ -22,7 +22,7 @@ function noStack(text: string): void {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(process.cwd(), 'dist/cli/cli.js')))
+  if (!existsSync(join(process.cwd(), 'dist/cli/cli.cjs')))
     throw new Error('run `npx tsdown` before the CLI tests');
 });
 

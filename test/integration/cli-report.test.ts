@@ -25,7 +25,7 @@ function cli(...args: string[]) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(fileURLToPath(new URL('../../dist/cli/cli.js', import.meta.url)))) {
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli/cli.cjs', import.meta.url)))) {
     throw new Error('dist/ is missing: run `npx tsdown` (npm test does it first)');
   }
   dir = await mkdtemp(join(tmpdir(), 'he-cli-report-'));

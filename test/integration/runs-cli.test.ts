@@ -10,7 +10,7 @@ import { makeExperiment, makeMetric, makeRecord } from '../helpers/experiments.t
 
 // Drives the built CLI (`npx tsdown` first; `npm test` does it in pretest).
 const BIN = fileURLToPath(new URL('../../bin/harnesseval.js', import.meta.url));
-const DIST = fileURLToPath(new URL('../../dist/cli/cli.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/cli/cli.cjs', import.meta.url));
 
 interface CliResult {
   readonly status: number | null;
@@ -88,7 +88,7 @@ async function seededProject(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('dist/cli/cli.js is missing: run `npx tsdown` before the CLI tests');
+  if (!existsSync(DIST)) throw new Error('dist/cli/cli.cjs is missing: run `npx tsdown` before the CLI tests');
   root = await mkdtemp(join(tmpdir(), 'harnesseval-runs-cli-'));
 });
 afterAll(async () => {
