@@ -88,7 +88,8 @@ async function seededProject(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(DIST)) throw new Error('dist/cli/cli.cjs is missing: run `npx tsdown` before the CLI tests');
+  if (!existsSync(DIST))
+    throw new Error('dist/cli/cli.cjs is missing: run `npx tsdown` before the CLI tests');
   root = await mkdtemp(join(tmpdir(), 'harnesseval-runs-cli-'));
 });
 afterAll(async () => {
