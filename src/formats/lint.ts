@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Diagnostic, Severity } from '../core/diagnostic.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Suite } from '../core/suite.ts';
@@ -31,7 +32,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Lints one input file: schema errors plus the dataset-hygiene rules above. */
 export async function lintFile(path: string, options: { format?: FileKind } = {}): Promise<Diagnostic[]> {
   assertFile(path);
-  const { readFileSync } = await import('node:fs');
   const head = readFileSync(path)
     .subarray(0, 64 * 1024)
     .toString('utf8');

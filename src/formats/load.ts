@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
@@ -45,7 +46,6 @@ function shortPath(path: string): string {
 }
 
 async function headOf(path: string): Promise<string> {
-  const { open } = await import('node:fs/promises');
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(64 * 1024);

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { CliIO } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -29,8 +31,6 @@ async function runSchema(io: CliIO, opts: { out?: string }): Promise<void> {
     io.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
     return;
   }
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const { join, resolve } = await import('node:path');
   const dir = resolve(io.cwd, opts.out);
   await mkdir(dir, { recursive: true });
   for (const kind of FILE_KINDS) {
