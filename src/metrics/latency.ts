@@ -53,9 +53,13 @@ export function pooledQuantile(
   const owners = Int32Array.from(entries, (e) => e.unit);
   const sizes = Int32Array.from(units, (u) => u.length);
   const n = values.length;
+  // A resample draws as many units as there are; when every unit holds as many values (one per
+  // task, no clusters), the pooled size is the same in every resample.
+  const uniform = sizes.every((size) => size === sizes[0]) ? n : undefined;
   return (draws) => {
-    let size = 0;
-    for (let unit = 0; unit < draws.length; unit++) size += draws[unit]! * sizes[unit]!;
+    let size = uniform ?? 0;
+    if (uniform === undefined)
+      for (let unit = 0; unit < draws.length; unit++) size += draws[unit]! * sizes[unit]!;
     if (size === 0) return null;
     const h = (size - 1) * p;
     const lo = Math.floor(h);
