@@ -2,12 +2,12 @@ import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import {
-  applyPatch,
   checkExperiment,
   checkRecord,
   decodeExperiment,
   decodeRecord,
   encodeDocument,
+  patchDocument,
   splitExperiment,
   taskIndexes,
   taskIndexOf,
@@ -81,13 +81,8 @@ export class MemoryStore implements ExperimentStore {
   async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
     this.#ensureOpen();
     const stored = this.#get(experimentId);
-    const current = decodeExperiment(stored.document, experimentId);
-    const next = checkExperiment({ ...applyPatch(current, patch), records: [] });
-    stored.document = encodeDocument(
-      splitExperiment(next).document,
-      this.#redact,
-      `experiment ${experimentId}`,
-    );
+    const next = patchDocument(stored.document, experimentId, patch);
+    stored.document = encodeDocument(next, this.#redact, `experiment ${experimentId}`);
   }
 
   async getExperiment(experimentId: string): Promise<Experiment | undefined> {

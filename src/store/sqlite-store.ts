@@ -5,12 +5,12 @@ import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import {
-  applyPatch,
   checkExperiment,
   checkRecord,
   decodeExperiment,
   decodeRecord,
   encodeDocument,
+  patchDocument,
   splitExperiment,
   taskIndexes,
   taskIndexOf,
@@ -131,16 +131,15 @@ export class SqliteStore implements ExperimentStore {
     this.#write(`update experiment ${experimentId}`, () => {
       this.#db
         .transaction(() => {
-          const current = this.#readDocument(experimentId);
-          if (current === undefined) throw notFound(experimentId, this.path);
-          const next = checkExperiment({ ...applyPatch(current, patch), records: [] });
-          const { document } = splitExperiment(next);
+          const text = this.#documentText(experimentId);
+          if (text === undefined) throw notFound(experimentId, this.path);
+          const next = patchDocument(text, experimentId, patch);
           this.#statements.updateExperiment.run({
             id: experimentId,
             status: next.status,
             outcome: next.outcome ?? null,
             finished_at: next.finished_at ?? null,
-            document: encodeDocument(document, this.#redact, `experiment ${experimentId}`),
+            document: encodeDocument(next, this.#redact, `experiment ${experimentId}`),
           });
         })
         .immediate();
@@ -237,11 +236,17 @@ export class SqliteStore implements ExperimentStore {
   }
 
   #readDocument(experimentId: string): Experiment | undefined {
+    const text = this.#documentText(experimentId);
+    return text === undefined ? undefined : decodeExperiment(text, experimentId);
+  }
+
+  /** The stored document's JSON text, unchecked. */
+  #documentText(experimentId: string): string | undefined {
     const raw = this.#statements.experimentDocument.get(experimentId);
     if (raw === undefined) return undefined;
     const row = DocumentRowSchema.safeParse(raw);
     if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
-    return decodeExperiment(row.data.document, experimentId);
+    return row.data.document;
   }
 
   #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>) {

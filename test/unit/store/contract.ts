@@ -207,6 +207,15 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         });
       });
 
+      it('leaves the fields a patch does not name as they were', async () => {
+        const store = await open();
+        const metrics = [makeMetric('success_rate', 0.5)];
+        const created = makeExperiment({ metrics, scores: { overall: 0.4 }, metadata: { keep: true } });
+        await store.createExperiment(created);
+        await store.updateExperiment('exp-0001', { status: 'interrupted' });
+        expect(await store.getExperiment('exp-0001')).toEqual({ ...created, status: 'interrupted' });
+      });
+
       it('fails with not_found for an unknown experiment', async () => {
         const store = await open();
         expect((await rejection(store.updateExperiment('ghost', { status: 'failed' }))).code).toBe(

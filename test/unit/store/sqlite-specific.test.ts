@@ -180,6 +180,16 @@ describe('reading damaged rows', () => {
     await store.close();
   });
 
+  it('refuses to update a stored document that is not a JSON object with its id', async () => {
+    for (const document of ['not json', '{"id":"someone-else"}', '[1]']) {
+      const store = await damage(`UPDATE experiments SET document = '${document}'`);
+      const error = await storeError(() => store.updateExperiment('exp-0001', { status: 'failed' }));
+      expect(error.code).toBe('store');
+      expect(error.message).toContain('stored experiment exp-0001 is corrupt');
+      await store.close();
+    }
+  });
+
   it('fails listing on a summary row with an unknown status', async () => {
     const store = await damage(`UPDATE experiments SET status = 'exploded'`);
     const error = await storeError(() => store.listExperiments());
