@@ -201,6 +201,7 @@ async function createCliAgent(options: CliOptions, environment: AdapterEnvironme
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
+    reports: 'files',
     run: async (input, ctx) =>
       ctx.signal.aborted
         ? abortedOutput(ctx.signal)

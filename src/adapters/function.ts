@@ -57,6 +57,7 @@ async function createFunctionAgent(
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
+    reports: 'trackers',
     ...close,
     async run(input, ctx): Promise<AgentOutput> {
       const start = performance.now();

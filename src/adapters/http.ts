@@ -252,6 +252,7 @@ async function createHttpAgent(options: HttpOptions, environment: AdapterEnviron
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
+    reports: 'response',
     run: async (input, ctx) =>
       ctx.signal.aborted
         ? abortedOutput(ctx.signal)

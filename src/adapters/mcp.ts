@@ -66,6 +66,7 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 class McpAgent implements AgentV1 {
   readonly specificationVersion = 'v1';
   readonly name = 'mcp';
+  readonly reports = 'response';
   #connection: Promise<McpConnection> | undefined;
   #closed = false;
 

@@ -27,6 +27,15 @@ export interface AgentV1 {
   readonly specificationVersion: 'v1';
   readonly name: string;
   run(input: TaskInput, ctx: TrialContext): Promise<AgentOutput>;
+  /**
+   * Where the harness reports its process events (agent calls, prompts, human touchpoints):
+   * `trackers` — it runs in this process and uses the `ctx` trackers; `files` — a subprocess
+   * that writes `$HARNESSEVAL_EVENTS` (and a trace file), which the runner creates and reads per
+   * trial; `response` — a service that reports in what the adapter returns (a `trace_file`
+   * option still adds a per-trial file). Unset: `files` for an adapter's agent, `trackers` for an
+   * agent given to the runner in code.
+   */
+  readonly reports?: 'trackers' | 'files' | 'response';
   /** Release shared resources (an MCP connection, a server process). */
   close?(): Promise<void>;
 }

@@ -54,6 +54,7 @@ export function harnessAgent(
   return {
     specificationVersion: 'v1',
     name,
+    reports: 'trackers',
     async run(_input, ctx: TrialContext): Promise<AgentOutput> {
       const tracker = new RunTracker();
       const started = performance.now();

@@ -56,10 +56,6 @@ export interface RunExperimentOptions {
   readonly judgeCompletion?: CompleteText;
 }
 
-const IN_PROCESS_ADAPTERS = new Set(['function', 'generic', 'in-process']);
-/** Built-ins that never pass the trial's environment on: an events file for them stays empty. */
-const NO_TRIAL_ENV_ADAPTERS = new Set(['http', 'mcp']);
-
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
  * metrics -> result assembly. Every finished trial is in the store before the next event fires.
@@ -87,13 +83,13 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
   const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
-  // Subprocess and remote harnesses report through files; in-process ones through trackers.
-  const inProcess = options.agent !== undefined || IN_PROCESS_ADAPTERS.has(options.harness.adapter);
+  // Subprocesses report through files, in-process harnesses through trackers, services in their
+  // response. Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
+  const reports = agent.reports ?? (options.agent === undefined ? 'files' : 'trackers');
   const traceFile = options.harness.options['trace_file'];
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
-  // Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
   const reportsThroughFiles =
-    !inProcess && (traceFileOption !== undefined || !NO_TRIAL_ENV_ADAPTERS.has(options.harness.adapter));
+    reports === 'files' || (reports === 'response' && traceFileOption !== undefined);
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());

@@ -222,6 +222,35 @@ describe('runExperiment', () => {
     expect(experiment.outcome).toBe('pass');
   });
 
+  it('gives an events file only to an agent that reports through files, and reads its events', async () => {
+    const { appendFile } = await import('node:fs/promises');
+    const seen: Record<string, string | undefined>[] = [];
+    const agentThat = (reports: AgentV1['reports']): AgentV1 => ({
+      specificationVersion: 'v1',
+      name: 'reporter',
+      ...(reports === undefined ? {} : { reports }),
+      async run(input, ctx) {
+        const events = ctx.env['HARNESSEVAL_EVENTS'];
+        seen.push({ events });
+        if (events !== undefined)
+          await appendFile(
+            events,
+            `${JSON.stringify({ type: 'prompt', kind: 'unplanned', text: 'again' })}\n`,
+          );
+        return answer(String(input));
+      },
+    });
+    const viaFiles = await runExperiment({ suite: suite(1), harness, agent: agentThat('files') });
+    expect(seen[0]?.events).toMatch(/events/);
+    expect(viaFiles.records[0]?.trace.prompts).toHaveLength(1);
+    for (const reports of [undefined, 'trackers', 'response'] as const) {
+      seen.length = 0;
+      const experiment = await runExperiment({ suite: suite(1), harness, agent: agentThat(reports) });
+      expect(seen[0]?.events).toBeUndefined();
+      expect(experiment.records[0]?.trace.prompts).toHaveLength(0);
+    }
+  });
+
   it('refuses an empty selection and a resume without a store', async () => {
     const { agent } = scripted((input) => answer(input));
     await expect(
