@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage, fail, HarnessEvalError, ok, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
-import { declarePlugin } from '../plugins/known.ts';
+import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { adapterOptionSchemas, type BuiltinAdapterName } from './catalog.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1 } from './types.ts';
@@ -45,7 +45,12 @@ export const builtinAdapters = {
   },
 } as const satisfies BuiltinAdapters;
 
-const plugins = new Map<string, AdapterEntry>();
+/** A registered user adapter: its entry and the definition it came from. */
+interface PluginAdapterEntry extends AdapterEntry {
+  readonly definition: unknown;
+}
+
+const plugins = new Map<string, PluginAdapterEntry>();
 
 function isBuiltin(name: string): name is BuiltinAdapterName {
   return Object.hasOwn(builtinAdapters, name);
@@ -55,19 +60,31 @@ function isBuiltin(name: string): name is BuiltinAdapterName {
  * Adds a user adapter (a plugin). Its name must not shadow a built-in; registering the same name
  * again replaces the earlier definition.
  */
-export function registerAdapter<S extends z.ZodType>(definition: AdapterDefinition<S>): void {
+export function registerAdapter<S extends z.ZodType>(definition: AdapterDefinition<S>): () => void {
   if (isBuiltin(definition.name)) {
     throw new HarnessEvalError(
       'invalid_config',
       `adapter "${definition.name}" is built in and cannot be replaced`,
     );
   }
-  declarePlugin('adapter', definition.name, definition.options);
-  plugins.set(definition.name, {
+  const existing = plugins.get(definition.name);
+  // The same definition again (a plugin module loaded twice) is a no-op; another one is refused.
+  if (existing !== undefined && existing.definition !== definition)
+    throw alreadyRegistered('adapter', definition.name);
+  const entry: PluginAdapterEntry = {
+    definition,
     options: definition.options,
     description: definition.description,
     load: async () => definition,
-  });
+  };
+  if (existing === undefined) {
+    declarePlugin('adapter', definition.name, definition.options);
+    plugins.set(definition.name, entry);
+  }
+  const registered = existing ?? entry;
+  return () => {
+    if (plugins.get(definition.name) === registered) unregisterAdapter(definition.name);
+  };
 }
 
 /** Removes a user adapter; returns whether it was registered. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import { type EvaluatorRef, EvaluatorRefSchema } from '../core/plugin-ref.ts';
 import type { Task } from '../core/task.ts';
-import { declarePlugin } from '../plugins/known.ts';
+import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { type BuiltinEvaluatorName, evaluatorOptionSchemas } from './catalog.ts';
 import { withCommonBehaviour } from './result.ts';
@@ -135,6 +135,9 @@ export function registerEvaluator<S extends z.ZodType>(definition: EvaluatorDefi
     );
   }
   const stored: EvaluatorDefinition = definition;
+  const existing = userEvaluators.get(definition.name);
+  // The same definition again (a plugin module loaded twice) is a no-op; another one is refused.
+  if (existing !== undefined && existing !== stored) throw alreadyRegistered('evaluator', definition.name);
   userEvaluators.set(definition.name, stored);
   const undeclare = declarePlugin('evaluator', definition.name, definition.options);
   return () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { declarePlugin } from '../plugins/known.ts';
+import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
 import { latency, latencyP50, latencyP95 } from './latency.ts';
@@ -69,18 +69,22 @@ export class MetricRegistry {
   readonly #plugins = new Map<string, MetricDefinition>();
 
   /** Adds a user metric; a name already taken (built-in or plugin) is a configuration error. */
-  register(definition: MetricDefinition): void {
-    if (isBuiltinMetric(definition.name) || this.#plugins.has(definition.name)) {
-      throw new HarnessEvalError(
-        'invalid_config',
-        `a metric named "${definition.name}" is already registered`,
-        {
-          data: { metric: definition.name },
-        },
-      );
-    }
+  /** Adds a metric; returns a function that removes it again. */
+  register(definition: MetricDefinition): () => void {
+    const existing = this.#plugins.get(definition.name);
+    // The same definition again (a plugin module loaded twice) is a no-op; another one is refused.
+    if (isBuiltinMetric(definition.name) || (existing !== undefined && existing !== definition))
+      throw alreadyRegistered('metric', definition.name);
     this.#plugins.set(definition.name, definition);
-    if (this === defaultMetricRegistry) declarePlugin('metric', definition.name, definition.options);
+    const undeclare =
+      this === defaultMetricRegistry
+        ? declarePlugin('metric', definition.name, definition.options)
+        : () => {};
+    return () => {
+      if (this.#plugins.get(definition.name) !== definition) return;
+      this.#plugins.delete(definition.name);
+      undeclare();
+    };
   }
 
   has(name: string): boolean {
@@ -137,6 +141,6 @@ export function createMetric(spec: MetricSpec, registry: MetricRegistry = defaul
 export function registerMetric(
   definition: MetricDefinition,
   registry: MetricRegistry = defaultMetricRegistry,
-): void {
-  registry.register(definition);
+): () => void {
+  return registry.register(definition);
 }

@@ -1,6 +1,19 @@
 import type { z } from 'zod';
+import { HarnessEvalError } from '../core/errors.ts';
 
 export type PluginKind = 'evaluator' | 'metric' | 'adapter';
+
+/**
+ * The one rule of every registry: a name taken by another plugin is refused (two plugins never
+ * replace each other silently); registering the same definition again is a no-op.
+ */
+export function alreadyRegistered(kind: PluginKind | 'reporter', name: string): HarnessEvalError {
+  return new HarnessEvalError(
+    'invalid_config',
+    `a${kind === 'evaluator' || kind === 'adapter' ? 'n' : ''} ${kind} named "${name}" is already registered (unregister it first)`,
+    { data: { [kind]: name } },
+  );
+}
 
 /**
  * Names and option schemas of plugins registered at run time, so that a file naming one is

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
+import { alreadyRegistered } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import type { ReporterV1 } from './types.ts';
 
@@ -54,22 +55,33 @@ export const builtinReporters = {
 export type BuiltinReporterName = keyof typeof builtinReporters;
 
 const registry = new Map<string, ReporterEntry>(Object.entries(builtinReporters));
+/** User reporters, by the entry they were registered with (the registry holds a normalised copy). */
+const registered = new Map<string, ReporterEntry>();
 
 /** Every reporter name, built-in first, then registered ones in registration order. */
 export function reporterNames(): string[] {
   return [...registry.keys()];
 }
 
-/** Adds a user reporter. Names and extensions must be new: a report format never changes silently. */
-export function registerReporter(name: string, entry: ReporterEntry): void {
+/**
+ * Adds a user reporter; returns a function that removes it again. Names and extensions must be
+ * new: a report format never changes silently. The same entry again is a no-op.
+ */
+export function registerReporter(name: string, entry: ReporterEntry): () => void {
   if (!/^[a-z][a-z0-9_-]*$/.test(name)) {
     throw new HarnessEvalError(
       'invalid_config',
       `invalid reporter name "${name}" (expected lower-case letters, digits, _ or -)`,
     );
   }
-  if (registry.has(name))
-    throw new HarnessEvalError('invalid_config', `a reporter named "${name}" is already registered`);
+  const unregister = () => {
+    if (registered.get(name) === entry) {
+      registry.delete(name);
+      registered.delete(name);
+    }
+  };
+  if (registered.get(name) === entry) return unregister;
+  if (registry.has(name)) throw alreadyRegistered('reporter', name);
   for (const extension of entry.extensions) {
     const owner = reporterNameForExtension(extension);
     if (owner !== undefined) {
@@ -80,6 +92,8 @@ export function registerReporter(name: string, entry: ReporterEntry): void {
     }
   }
   registry.set(name, { ...entry, extensions: entry.extensions.map((e) => e.toLowerCase()) });
+  registered.set(name, entry);
+  return unregister;
 }
 
 /** Creates the reporter of that name; an unknown name fails with the known ones and a "did you mean". */

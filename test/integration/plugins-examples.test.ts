@@ -93,10 +93,22 @@ describe('examples/plugins', () => {
     expect(report.count).toBe(3);
   });
 
-  it('a registered evaluator cannot be registered twice, nor under a built-in name', () => {
+  it('a name taken by another plugin or a built-in is refused; the same plugin again is a no-op', () => {
     expect(() => registerEvaluator({ ...wordLimit, name: 'regex' })).toThrow(/built-in/);
     expect(() => registerAdapter({ ...echoAdapter, name: 'http' })).toThrow(/built in/);
-    expect(() => registerReporter('tsv', tsvReporterEntry)).toThrow(/already registered/);
+    expect(() => registerEvaluator({ ...wordLimit })).toThrow(
+      /an evaluator named "word_limit" is already registered/,
+    );
+    expect(() => registerAdapter({ ...echoAdapter })).toThrow(
+      /an adapter named "echo" is already registered/,
+    );
+    expect(() => registerReporter('tsv', { ...tsvReporterEntry })).toThrow(
+      /a reporter named "tsv" is already registered/,
+    );
+    // A plugin module imported twice registers the same objects: nothing changes, nothing throws.
+    expect(() => registerEvaluator(wordLimit)).not.toThrow();
+    expect(() => registerAdapter(echoAdapter)).not.toThrow();
+    expect(() => registerReporter('tsv', tsvReporterEntry)).not.toThrow();
   });
 
   it('runs the function agent, javascript and word_limit evaluators, and the tool_calls metric', async () => {
@@ -168,7 +180,7 @@ describe('examples/plugins', () => {
     const result = registry.create('tool_calls').calculate({ records: [], tasks: [], epochs: 1 });
     expect(result.value).toBeNull();
     expect(result.formatted_value).toBe('n/a');
-    expect(() => registry.register(toolCallsMetric)).toThrow(/already registered/);
+    expect(() => registry.register({ ...toolCallsMetric })).toThrow(/already registered/);
   });
 
   it('the tsv reporter is chosen by extension, escapes tabs and writes its destination', async () => {

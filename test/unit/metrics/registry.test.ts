@@ -97,11 +97,18 @@ describe('MetricRegistry plugins', () => {
     expect(caught(() => createMetric('duration_max')).code).toBe('invalid_config'); // not in the default registry
   });
 
-  it('refuses a name that is taken', () => {
+  it('refuses a name that is taken by another definition; the same one again is a no-op', () => {
     const registry = new MetricRegistry();
-    registry.register(median);
-    expect(caught(() => registry.register(median)).message).toMatch(/already registered/);
+    const unregister = registry.register(median);
+    expect(() => registry.register(median)).not.toThrow();
+    expect(caught(() => registry.register({ ...median })).message).toMatch(
+      /a metric named "duration_max" is already registered \(unregister it first\)/,
+    );
     expect(caught(() => registry.register({ ...median, name: 'success_rate' })).code).toBe('invalid_config');
+    unregister();
+    expect(registry.has("duration_max")).toBe(false);
+    registry.register({ ...median });
+    expect(registry.has("duration_max")).toBe(true);
   });
 
   it('turns a throwing or NaN-returning plugin into n/a without losing the other metrics', () => {
