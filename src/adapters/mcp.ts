@@ -62,13 +62,21 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
   });
 }
 
-/** One MCP server per run: the connection is made on the first trial and shared by all of them. */
+/** How many times a run starts a stdio server again after it died; then its trials fail. */
+const MAX_RESTARTS = 3;
+
+/**
+ * One MCP server per run: the connection is made on the first trial and shared by all of them.
+ * A stdio server that dies takes the trial in flight with it (a `crash`); the next trial starts
+ * it again, up to MAX_RESTARTS times per run.
+ */
 class McpAgent implements AgentV1 {
   readonly specificationVersion = 'v1';
   readonly name = 'mcp';
   readonly reports = 'response';
   #connection: Promise<McpConnection> | undefined;
   #closed = false;
+  #restarts = 0;
 
   constructor(
     private readonly options: McpOptions,
@@ -102,7 +110,10 @@ class McpAgent implements AgentV1 {
         signal: ctx.signal,
         classify: (error) => {
           const lost = describeLostServer(connection.transport, this.options);
-          if (lost !== undefined) return { message: lost, kind: 'crash' };
+          if (lost !== undefined) {
+            this.#forget(connection);
+            return { message: this.#restartNote(lost), kind: 'crash' };
+          }
           return { message: `tool \`${plan.tool}\` failed: ${errorMessage(error)}`, kind: 'agent' };
         },
       });
@@ -120,6 +131,24 @@ class McpAgent implements AgentV1 {
       // A bug here must not take the run down: the trial records it instead.
       return failure(`MCP adapter error: ${errorMessage(error)}`, 'agent', started);
     }
+  }
+
+  /** Drops a dead server's connection so that the next trial starts a new one (within the limit). */
+  #forget(dead: McpConnection): void {
+    if (this.#restarts >= MAX_RESTARTS || this.#connection === undefined) return;
+    const current = this.#connection;
+    void current.then((connection) => {
+      if (connection !== dead || this.#connection !== current) return;
+      this.#restarts += 1;
+      this.#connection = undefined;
+      if (connection.ok) void connection.transport.close().catch(() => {});
+    });
+  }
+
+  #restartNote(lost: string): string {
+    return this.#restarts < MAX_RESTARTS
+      ? `${lost}\n(the next trial starts the server again)`
+      : `${lost}\n(the server was started again ${MAX_RESTARTS} times in this run; no more restarts)`;
   }
 
   /** Closes the connection and stops the server process (its whole process group). */

@@ -168,6 +168,26 @@ describe('mcp adapter: the server process', () => {
     expect(late.error).toMatch(/closed/);
   });
 
+  it('starts a server that died again for the next trial, at most three times per run', async () => {
+    const agent = await createMcpAgent(testServer);
+    const env = { tool: 'env', arguments: { names: ['PATH'] } };
+    try {
+      for (let death = 1; death <= 3; death++) {
+        const crashed = await agent.run({ tool: 'crash', arguments: {} }, trial(''));
+        expect(crashed.error_kind).toBe('crash');
+        expect(crashed.error).toContain('the next trial starts the server again');
+        const after = await agent.run(env, trial(''));
+        expect(after.error).toBeUndefined();
+      }
+      const last = await agent.run({ tool: 'crash', arguments: {} }, trial(''));
+      expect(last.error).toContain('started again 3 times in this run; no more restarts');
+      const dead = await agent.run(env, trial(''));
+      expect(dead.error_kind).toBe('crash');
+    } finally {
+      await agent.close?.();
+    }
+  });
+
   it('reports a server that dies mid-run as a crash with its stderr', async () => {
     const agent = await createMcpAgent(testServer);
     try {
