@@ -23,6 +23,8 @@ export interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
+  /** Files the criteria run that the harness had changed, put back before checking. */
+  readonly restoredFiles?: readonly string[];
   readonly prices: PriceTable;
 }
 
@@ -97,7 +99,12 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: judged.criteria,
     metrics,
     by_role: breakdownByRole(trace),
-    metadata: priced.source === 'unknown' ? {} : { cost_source: priced.source },
+    metadata: {
+      ...(priced.source === 'unknown' ? {} : { cost_source: priced.source }),
+      ...(input.restoredFiles === undefined || input.restoredFiles.length === 0
+        ? {}
+        : { restored_files: [...input.restoredFiles] }),
+    },
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
   };

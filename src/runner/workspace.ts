@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Task } from '../core/task.ts';
 
 /** A fresh copy of a task's starter codebase for one trial. */
@@ -51,4 +51,53 @@ export async function createWorkspace(
       await rm(path, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Files of the task's codebase that its automated criteria name in their commands (the
+ * acceptance tests, as `node --test test/acceptance/ac-01.test.ts` names them), as paths relative
+ * to the codebase. Words that are options, absolute, outside the codebase or not files are skipped.
+ */
+export function checkedFiles(task: Task): string[] {
+  const codebase = task.files['codebase'];
+  if (codebase === undefined) return [];
+  const root = resolve(codebase);
+  const files = new Set<string>();
+  for (const criterion of task.criteria) {
+    if (criterion.command === undefined) continue;
+    for (const word of criterion.command.slice(1)) {
+      if (word === '' || word.startsWith('-') || isAbsolute(word)) continue;
+      const path = resolve(root, word);
+      const inside = relative(root, path);
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+      try {
+        if (statSync(path).isFile()) files.add(normalize(inside).split(sep).join('/'));
+      } catch {
+        // not a file of the codebase: an argument, a glob or a file the harness is to create
+      }
+    }
+  }
+  return [...files].sort();
+}
+
+/**
+ * Puts back the task's own copy of every file its criteria run (see `checkedFiles`) that the
+ * harness changed or deleted in the workspace, so that a harness cannot pass an acceptance test
+ * by editing it. Returns the paths it restored, for the record.
+ */
+export async function restoreCheckedFiles(task: Task, workspace: string): Promise<string[]> {
+  const codebase = task.files['codebase'];
+  if (codebase === undefined) return [];
+  const restored: string[] = [];
+  for (const file of checkedFiles(task)) {
+    const original = await readFile(join(codebase, file));
+    const target = join(workspace, file);
+    const current = await readFile(target).catch(() => undefined);
+    if (current?.equals(original)) continue;
+    await rm(target, { recursive: true, force: true });
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, original);
+    restored.push(file);
+  }
+  return restored;
 }
