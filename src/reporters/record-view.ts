@@ -37,8 +37,25 @@ export function trialError(record: RunRecord): string | undefined {
   return record.error ?? record.output.error;
 }
 
-/** Why the trial did not pass, in one sentence (undefined when it passed). */
+/** Test files the harness had changed, put back before checking (`metadata.restored_files`). */
+export function restoredFiles(record: RunRecord): string[] {
+  const files = record.metadata['restored_files'];
+  return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/**
+ * Why the trial did not pass, in one sentence (undefined when it passed), led by the test files
+ * the harness had changed, whatever the outcome.
+ */
 export function trialExplanation(record: RunRecord): string | undefined {
+  const restored = restoredFiles(record);
+  const why = outcomeExplanation(record);
+  if (restored.length === 0) return why;
+  const note = `the harness changed ${restored.join(', ')} (restored before checking)`;
+  return why === undefined ? note : `${note}; ${why}`;
+}
+
+function outcomeExplanation(record: RunRecord): string | undefined {
   switch (record.outcome) {
     case 'pass':
       return undefined;
