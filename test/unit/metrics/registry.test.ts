@@ -106,9 +106,9 @@ describe('MetricRegistry plugins', () => {
     );
     expect(caught(() => registry.register({ ...median, name: 'success_rate' })).code).toBe('invalid_config');
     unregister();
-    expect(registry.has("duration_max")).toBe(false);
+    expect(registry.has('duration_max')).toBe(false);
     registry.register({ ...median });
-    expect(registry.has("duration_max")).toBe(true);
+    expect(registry.has('duration_max')).toBe(true);
   });
 
   it('turns a throwing or NaN-returning plugin into n/a without losing the other metrics', () => {
