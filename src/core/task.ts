@@ -76,6 +76,12 @@ export const TaskSchema = z.object({
   provenance: ProvenanceSchema.optional(),
   /** Resolved file inputs of a task spec, e.g. `{ codebase: '/abs/path', requirements: '/abs/file.md' }`. */
   files: z.record(z.string(), z.string()).default({}),
+  /**
+   * Globs, relative to the codebase (`*` crosses folders), of files the harness may not change,
+   * such as `test/acceptance/*`: before the criteria run, each such file of the codebase that the
+   * workspace lacks or has changed is put back, and the run record lists it.
+   */
+  protected_files: z.array(z.string().min(1)).optional(),
   estimated_complexity_hours: z.number().nonnegative().optional(),
   /** The rubric file (resolved path) or inline rubric id that rubric criteria use. */
   rubric: z.string().optional(),

@@ -42,6 +42,8 @@ export const TaskSpecFileSchema = z
     /** `ref:rubric.yaml`: the rubric that `verification: rubric` criteria are graded on. */
     rubric: z.string().optional(),
     timeout_seconds: z.number().positive().optional(),
+    /** Globs (relative to the codebase) of files the harness may not change, e.g. `test/acceptance/*`. */
+    protected_files: z.array(z.string().min(1)).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -92,6 +94,7 @@ export function taskSpecToTask(file: string, raw: unknown, locate: Locate): File
     weight: 1,
     ...(spec.timeout_seconds === undefined ? {} : { timeout_seconds: spec.timeout_seconds }),
     files,
+    ...(spec.protected_files === undefined ? {} : { protected_files: spec.protected_files }),
     ...(spec.estimated_complexity_hours === undefined
       ? {}
       : { estimated_complexity_hours: spec.estimated_complexity_hours }),

@@ -23,7 +23,7 @@ export interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
-  /** Files the criteria run that the harness had changed, put back before checking. */
+  /** Protected files the harness had changed, put back before checking. */
   readonly restoredFiles?: readonly string[];
   readonly prices: PriceTable;
 }

@@ -27,7 +27,7 @@ import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { TrialTelemetry } from './telemetry.ts';
-import { createWorkspace, restoreCheckedFiles } from './workspace.ts';
+import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
 
 export interface RunExperimentOptions {
   readonly suite: Suite;
@@ -178,9 +178,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       if (deadlines.aborted) return undefined;
       const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
       const attempts = attempt.attempts;
-      // The acceptance tests the criteria run are the task's, whatever the harness did to them.
+      // Protected files (acceptance tests) are the task's, whatever the harness did to them.
       const restoredFiles =
-        workspace === undefined ? [] : await restoreCheckedFiles(trial.task, workspace.path);
+        workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
       const judged = await checks.check(trial.task, output, {
         signal: options.signal ?? new AbortController().signal,
         workspace: workspace?.path,

@@ -1,8 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Task } from '../core/task.ts';
+import { compileGlob } from '../util/glob.ts';
 
 /** A fresh copy of a task's starter codebase for one trial. */
 export interface Workspace {
@@ -53,43 +54,38 @@ export async function createWorkspace(
   };
 }
 
-/**
- * Files of the task's codebase that its automated criteria name in their commands (the
- * acceptance tests, as `node --test test/acceptance/ac-01.test.ts` names them), as paths relative
- * to the codebase. Words that are options, absolute, outside the codebase or not files are skipped.
- */
-export function checkedFiles(task: Task): string[] {
-  const codebase = task.files['codebase'];
-  if (codebase === undefined) return [];
-  const root = resolve(codebase);
-  const files = new Set<string>();
-  for (const criterion of task.criteria) {
-    if (criterion.command === undefined) continue;
-    for (const word of criterion.command.slice(1)) {
-      if (word === '' || word.startsWith('-') || isAbsolute(word)) continue;
-      const path = resolve(root, word);
-      const inside = relative(root, path);
-      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
-      try {
-        if (statSync(path).isFile()) files.add(normalize(inside).split(sep).join('/'));
-      } catch {
-        // not a file of the codebase: an argument, a glob or a file the harness is to create
-      }
-    }
+/** The codebase's files (relative, `/`-separated); `node_modules` and `.git` are not walked. */
+async function codebaseFiles(root: string, dir = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== '.git')
+        files.push(...(await codebaseFiles(root, path)));
+    } else if (entry.isFile()) files.push(path);
   }
-  return [...files].sort();
+  return files.sort();
+}
+
+/** The files of the task's codebase that its `protected_files` globs match. */
+export async function protectedFiles(task: Task): Promise<string[]> {
+  const codebase = task.files['codebase'];
+  const globs = task.protected_files ?? [];
+  if (codebase === undefined || globs.length === 0) return [];
+  const matchers = globs.map(compileGlob);
+  return (await codebaseFiles(resolve(codebase))).filter((file) => matchers.some((matches) => matches(file)));
 }
 
 /**
- * Puts back the task's own copy of every file its criteria run (see `checkedFiles`) that the
- * harness changed or deleted in the workspace, so that a harness cannot pass an acceptance test
- * by editing it. Returns the paths it restored, for the record.
+ * Puts back the task's own copy of every protected file (see `protectedFiles`) that the harness
+ * changed or deleted in the workspace, so that a harness cannot pass an acceptance test by
+ * editing it. Returns the paths it restored, for the record.
  */
-export async function restoreCheckedFiles(task: Task, workspace: string): Promise<string[]> {
+export async function restoreProtectedFiles(task: Task, workspace: string): Promise<string[]> {
   const codebase = task.files['codebase'];
   if (codebase === undefined) return [];
   const restored: string[] = [];
-  for (const file of checkedFiles(task)) {
+  for (const file of await protectedFiles(task)) {
     const original = await readFile(join(codebase, file));
     const target = join(workspace, file);
     const current = await readFile(target).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { detectDocumentKind, detectFormat, FILE_KINDS, isJsonlDataset } from '../../../src/formats/detect.ts';
@@ -28,6 +29,17 @@ describe('detectFormat', () => {
 });
 
 describe('jsonSchemaFor', () => {
+  it.each(FILE_KINDS)(
+    'matches the committed schemas/%s.schema.json (run `harnesseval schema --out schemas`)',
+    async (kind) => {
+      const committed = await readFile(
+        new URL(`../../../schemas/${kind}.schema.json`, import.meta.url),
+        'utf8',
+      );
+      expect(committed).toBe(`${JSON.stringify(await jsonSchemaFor(kind), null, 2)}\n`);
+    },
+  );
+
   it.each(FILE_KINDS)('gives a JSON Schema for %s', async (kind) => {
     const schema = await jsonSchemaFor(kind);
     expect(schema).toMatchObject({ $id: expect.stringContaining(kind), type: 'object' });

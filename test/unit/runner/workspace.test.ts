@@ -8,7 +8,7 @@ import { HarnessConfigSchema } from '../../../src/core/harness-config.ts';
 import { SuiteSchema } from '../../../src/core/suite.ts';
 import { type Task, TaskSchema } from '../../../src/core/task.ts';
 import { runExperiment } from '../../../src/runner/runner.ts';
-import { checkedFiles, createWorkspace, restoreCheckedFiles } from '../../../src/runner/workspace.ts';
+import { createWorkspace, protectedFiles, restoreProtectedFiles } from '../../../src/runner/workspace.ts';
 
 let codebase = '';
 beforeAll(async () => {
@@ -27,28 +27,34 @@ afterAll(async () => {
   await rm(codebase, { recursive: true, force: true });
 });
 
-function task(commands: string[][]): Task {
+function task(commands: string[][], protect: string[] | null = ['test/acceptance/*']): Task {
   return TaskSchema.parse({
     id: 'answer',
     input: 'write 42 into src/answer.txt',
     files: { codebase },
     criteria: commands.map((command, i) => ({ id: `ac-0${i + 1}`, command })),
+    ...(protect === null ? {} : { protected_files: protect }),
   });
 }
 
-describe('checkedFiles', () => {
-  it('lists the codebase files that criteria commands name, and nothing else', () => {
-    const t = task([
-      ['node', 'test/acceptance/ac-01.mjs', '--reporter', 'spec'],
-      ['node', '--test', './test/acceptance/ac-02.mjs', 'test/acceptance/missing.mjs'],
-      ['node', '/etc/passwd', '../outside.mjs', 'test', 'src/../test/acceptance/ac-01.mjs'],
+describe('protectedFiles', () => {
+  it('lists the codebase files the globs match, and none without globs', async () => {
+    expect(await protectedFiles(task([]))).toEqual([
+      'test/acceptance/ac-01.mjs',
+      'test/acceptance/ac-02.mjs',
     ]);
-    expect(checkedFiles(t)).toEqual(['test/acceptance/ac-01.mjs', 'test/acceptance/ac-02.mjs']);
-    expect(checkedFiles(TaskSchema.parse({ id: 'x', input: 'y' }))).toEqual([]);
+    expect(await protectedFiles(task([], ['test/*/ac-02.mjs', 'src/answer.txt']))).toEqual([
+      'src/answer.txt',
+      'test/acceptance/ac-02.mjs',
+    ]);
+    expect(await protectedFiles(task([], null))).toEqual([]);
+    expect(await protectedFiles(TaskSchema.parse({ id: 'x', input: 'y', protected_files: ['*'] }))).toEqual(
+      [],
+    );
   });
 });
 
-describe('restoreCheckedFiles', () => {
+describe('restoreProtectedFiles', () => {
   it('puts back tests the harness changed, deleted or replaced, and leaves untouched ones alone', async () => {
     const t = task([
       ['node', 'test/acceptance/ac-01.mjs'],
@@ -57,11 +63,11 @@ describe('restoreCheckedFiles', () => {
     const workspace = await createWorkspace(t, { fallbackDir: codebase });
     if (workspace === undefined) throw new Error('no workspace');
     try {
-      expect(await restoreCheckedFiles(t, workspace.path)).toEqual([]);
+      expect(await restoreProtectedFiles(t, workspace.path)).toEqual([]);
       await writeFile(join(workspace.path, 'test/acceptance/ac-01.mjs'), 'process.exit(0);\n');
       await rm(join(workspace.path, 'test/acceptance/ac-02.mjs'));
       await mkdir(join(workspace.path, 'test/acceptance/ac-02.mjs'));
-      expect(await restoreCheckedFiles(t, workspace.path)).toEqual([
+      expect(await restoreProtectedFiles(t, workspace.path)).toEqual([
         'test/acceptance/ac-01.mjs',
         'test/acceptance/ac-02.mjs',
       ]);
@@ -77,7 +83,7 @@ describe('restoreCheckedFiles', () => {
   });
 });
 
-describe('a harness that edits the acceptance test instead of doing the task', () => {
+describe('a harness that edits a protected acceptance test instead of doing the task', () => {
   const harness = HarnessConfigSchema.parse({ name: 'h', version: '1', adapter: 'function' });
   const agentThat = (act: (workspace: string) => Promise<void>): AgentV1 => ({
     specificationVersion: 'v1',
@@ -98,6 +104,20 @@ describe('a harness that edits the acceptance test instead of doing the task', (
     const record = experiment.records[0];
     expect(record?.criteria[0]?.status).toBe('failed');
     expect(record?.metadata['restored_files']).toEqual(['test/acceptance/ac-01.mjs']);
+  });
+
+  it('keeps what the harness changed in files that are not protected', async () => {
+    const unprotected = SuiteSchema.parse({
+      id: 's',
+      name: 's',
+      tasks: [task([['node', 'test/acceptance/ac-01.mjs']], null)],
+    });
+    const cheat = agentThat(async (ws) =>
+      writeFile(join(ws, 'test/acceptance/ac-01.mjs'), 'process.exit(0);\n'),
+    );
+    const experiment = await runExperiment({ suite: unprotected, harness, agent: cheat });
+    expect(experiment.records[0]?.criteria[0]?.status).toBe('passed');
+    expect(experiment.records[0]?.metadata['restored_files']).toBeUndefined();
   });
 
   it('passes an honest harness and notes nothing', async () => {
