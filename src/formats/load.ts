@@ -91,7 +91,6 @@ async function checkEvalCases(
 /** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
 async function loadEvalCases(
   file: string,
-  keep: boolean,
 ): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
   const [{ streamEvalCaseBatches }, { evalCaseToTask }] = await Promise.all([
     import('./eval-case-stream.ts'),
@@ -109,8 +108,6 @@ async function loadEvalCases(
         continue;
       }
       count++;
-      // Duplicate ids only matter to a loaded suite; validation keeps memory flat (lint checks them).
-      if (!keep) continue;
       const first = ids.get(record.value.case_id);
       if (first !== undefined) {
         diagnostics.push(
@@ -133,7 +130,7 @@ async function loadEvalCases(
     diagnostics.push(
       located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
     );
-  if (!keep || diagnostics.length > 0) return { count, diagnostics };
+  if (diagnostics.length > 0) return { count, diagnostics };
   const suite: Suite = {
     schema_version: 1,
     id: basename(file, extname(file)),
@@ -169,7 +166,8 @@ async function loadAny(
     ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
   if (kind === 'eval-case-v0') {
-    const r = keep ? await loadEvalCases(file, true) : await checkEvalCases(file);
+    // Validation (`checkEvalCases`) keeps memory flat and leaves duplicate ids to lint.
+    const r = keep ? await loadEvalCases(file) : await checkEvalCases(file);
     const suite =
       r.suite === undefined
         ? undefined

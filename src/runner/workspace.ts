@@ -76,23 +76,40 @@ export async function protectedFiles(task: Task): Promise<string[]> {
   return (await codebaseFiles(resolve(codebase))).filter((file) => matchers.some((matches) => matches(file)));
 }
 
+/** A task's protected files with their original bytes, read once per task, not once per trial. */
+const originals = new WeakMap<
+  Task,
+  Promise<ReadonlyArray<{ readonly file: string; readonly bytes: Buffer }>>
+>();
+
+function protectedOriginals(
+  task: Task,
+): Promise<ReadonlyArray<{ readonly file: string; readonly bytes: Buffer }>> {
+  let cached = originals.get(task);
+  if (cached === undefined) {
+    const codebase = task.files['codebase'];
+    cached = protectedFiles(task).then((files) =>
+      Promise.all(files.map(async (file) => ({ file, bytes: await readFile(join(codebase ?? '', file)) }))),
+    );
+    originals.set(task, cached);
+  }
+  return cached;
+}
+
 /**
  * Puts back the task's own copy of every protected file (see `protectedFiles`) that the harness
  * changed or deleted in the workspace, so that a harness cannot pass an acceptance test by
  * editing it. Returns the paths it restored, for the record.
  */
 export async function restoreProtectedFiles(task: Task, workspace: string): Promise<string[]> {
-  const codebase = task.files['codebase'];
-  if (codebase === undefined) return [];
   const restored: string[] = [];
-  for (const file of await protectedFiles(task)) {
-    const original = await readFile(join(codebase, file));
+  for (const { file, bytes } of await protectedOriginals(task)) {
     const target = join(workspace, file);
     const current = await readFile(target).catch(() => undefined);
-    if (current?.equals(original)) continue;
+    if (current?.equals(bytes)) continue;
     await rm(target, { recursive: true, force: true });
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, original);
+    await writeFile(target, bytes);
     restored.push(file);
   }
   return restored;

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { formatPath } from '../core/diagnostic.ts';
 import { HarnessEvalError } from '../core/errors.ts';
-import {
-  type Experiment,
-  ExperimentSchema,
-  ExperimentStatusSchema,
-  MetricResultSchema,
-  ThresholdViolationSchema,
-} from '../core/experiment.ts';
+import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { isValidated } from '../core/validated-record.ts';
 
@@ -149,15 +143,19 @@ export function applyPatch(experiment: ExperimentDocument, patch: ExperimentPatc
   return next;
 }
 
-/** The fields an update may change, each checked as ExperimentSchema checks it. */
+/**
+ * The fields an update may change, each checked by ExperimentSchema's own field schema. The
+ * defaults are unwrapped: `.partial()` would fill an absent `metrics` with `[]` and wipe it.
+ */
+const fields = ExperimentSchema.shape;
 const PatchSchema = z.object({
-  status: ExperimentStatusSchema.optional(),
-  finished_at: z.string().optional(),
-  metrics: z.array(MetricResultSchema).optional(),
-  scores: z.record(z.string(), z.number()).optional(),
-  outcome: ExperimentSchema.shape.outcome,
-  violations: z.array(ThresholdViolationSchema).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  status: fields.status.optional(),
+  finished_at: fields.finished_at,
+  metrics: fields.metrics.unwrap().optional(),
+  scores: fields.scores.unwrap().optional(),
+  outcome: fields.outcome,
+  violations: fields.violations.unwrap().optional(),
+  metadata: fields.metadata.unwrap().optional(),
 });
 
 /**

@@ -1,38 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentToJson } from '../../src/store/index.ts';
 import { experimentOf } from '../helpers/comparison.ts';
-
 // Drives the built CLI (`npx tsdown` first; `npm test` does it in pretest).
-const BIN = fileURLToPath(new URL('../../bin/harnesseval.js', import.meta.url));
-
-function cli(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      shell: false,
-      env: { PATH: process.env['PATH'], NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+import { cli } from '../helpers/run-cli.ts';
 
 const tasks = Array.from({ length: 10 }, (_, i) => `task-${i}`);
 // Baseline: every task passes with accuracy .9. Candidate: tasks 0-5 fail (accuracy .3): a
