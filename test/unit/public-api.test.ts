@@ -37,6 +37,7 @@ describe('public API', () => {
         "HumanActionSchema",
         "HumanTouchpointSchema",
         "JudgeConfigSchema",
+        "JudgeSettingSchema",
         "LINT_RULES",
         "MalformedEventSchema",
         "MetricRefSchema",

@@ -5,6 +5,7 @@ import type { Experiment } from '../../core/experiment.ts';
 import type { HarnessConfig } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
+import type { Suite } from '../../core/suite.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
@@ -133,7 +134,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   let judge: JudgeConfig | undefined;
   try {
     suite = await loadSuite(resolve(io.cwd, file));
-    judge = suite.judge;
+    judge = await judgeFor(suite, flags.judge);
     if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
       harness = await loadHarnessConfig(path);
@@ -221,11 +222,18 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
       },
       onEvent: async (event) => {
         switch (event.type) {
-          case 'run_start':
+          case 'run_start': {
             experimentId = event.experiment.id;
+            const why = rubricPendingReason(suite, event.experiment);
+            if (why !== undefined) {
+              const text = `harnesseval: ${why}; rubric criteria stay pending (grade them later with: harnesseval grade ${event.experiment.id})`;
+              if (progress === undefined) io.stderr.write(`${text}\n`);
+              else progress.message(text);
+            }
             for (const { reporter, destination } of fileReporters)
               await reporter.onRunStart?.(event.experiment, { destination });
             break;
+          }
           case 'trial_end':
             if (streaming.length > 0) {
               const record = await redactRecord(event.record, io.env);
@@ -279,6 +287,25 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   }
   if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
   return EXIT.ok;
+}
+
+/** `--judge` wins over the suite's `judge:`; a malformed spec is a usage error. */
+async function judgeFor(suite: { judge?: JudgeConfig }, spec: string | undefined) {
+  if (spec === undefined) return suite.judge;
+  const { parseJudgeSpec } = await import('../../scoring/judge-config.ts');
+  return parseJudgeSpec(spec);
+}
+
+/** Why the suite's rubric criteria will wait for a human, when it has any and no judge can grade. */
+function rubricPendingReason(suite: Suite, experiment: Experiment): string | undefined {
+  const rubric = experiment.metadata['rubric'];
+  const reason =
+    typeof rubric === 'object' && rubric !== null
+      ? (rubric as { pendingReason?: unknown }).pendingReason
+      : undefined;
+  if (typeof reason !== 'string') return undefined;
+  const graded = suite.tasks.some((t) => t.criteria.some((c) => c.verification === 'rubric'));
+  return graded ? reason : undefined;
 }
 
 async function openStoreAt(path: string, durability: 'normal' | 'full'): Promise<ExperimentStore> {
