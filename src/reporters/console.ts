@@ -3,12 +3,13 @@ import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { metricCells } from '../scoring/metric-format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
+  costLabel,
   countOutcomes,
   experimentVerdict,
   outcomeSummary,
   showsEpochs,
-  trialCost,
   trialExplanation,
   trialLatency,
   trialScore,
@@ -78,7 +79,7 @@ function columns(withEpoch: boolean): Column[] {
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
     { title: 'LATENCY', align: 'right', cell: (r) => `${trialLatency(r).toFixed(2)}s`, cap: 10 },
-    { title: 'COST', align: 'right', cell: (r) => dollars(trialCost(r)), cap: 10 },
+    { title: 'COST', align: 'right', cell: (r) => costLabel(r, dollars), cap: 18 },
   ];
   return all.filter((c): c is Column => c !== false);
 }
@@ -87,8 +88,8 @@ function fixed(value: number | null, digits: number): string {
   return value === null ? '-' : value.toFixed(digits);
 }
 
-function dollars(value: number | null): string {
-  return value === null ? '-' : `$${value.toFixed(4)}`;
+function dollars(value: number): string {
+  return `$${value.toFixed(4)}`;
 }
 
 interface Segment {
@@ -145,7 +146,8 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [escapeControl(c.name), c.value, c.margin, c.interval, c.n];
+    const notes = metricNotes(m);
+    return [escapeControl(c.name), c.value, c.margin, c.interval, [c.n, ...notes].join('  ')];
   });
   const widths = [0, 1, 2, 3].map((i) =>
     rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),

@@ -2,6 +2,7 @@ import type { Experiment } from '../core/experiment.ts';
 import { metricCells } from '../scoring/metric-format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -46,15 +47,24 @@ function metricsSection(experiment: Experiment): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n)].map((cell, i) =>
+    const notes = metricNotes(m).join('; ');
+    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n), notes].map((cell, i) =>
       i === 0 ? cell : markdownCell(cell),
     );
   });
+  // The notes column appears only when some figure depends on something missing.
+  const withNotes = rows.some((r) => r[5] !== '');
   return [
     '',
     '### Metrics',
     '',
-    ...table(['Metric', 'Value', '± s.e.', '95% CI', 'n'], ['l', 'r', 'r', 'l', 'r'], rows),
+    ...(withNotes
+      ? table(['Metric', 'Value', '± s.e.', '95% CI', 'n', 'Note'], ['l', 'r', 'r', 'l', 'r', 'l'], rows)
+      : table(
+          ['Metric', 'Value', '± s.e.', '95% CI', 'n'],
+          ['l', 'r', 'r', 'l', 'r'],
+          rows.map((r) => r.slice(0, 5)),
+        )),
   ];
 }
 

@@ -33,6 +33,18 @@ export function trialCost(record: RunRecord): number | null {
   return record.cost_usd ?? record.output.usage.cost_usd;
 }
 
+/** Model calls of the trial that spent tokens without a cost or a price: its cost is partial. */
+export function unpricedCalls(record: RunRecord): number {
+  return record.output.usage.unpriced_calls ?? 0;
+}
+
+/** A trial's cost as text: `$0.0297`, `$0.0297 partial` when calls are unpriced, `-` when unknown. */
+export function costLabel(record: RunRecord, format: (usd: number) => string): string {
+  const cost = trialCost(record);
+  if (cost === null) return '-';
+  return unpricedCalls(record) > 0 ? `${format(cost)} partial` : format(cost);
+}
+
 export function trialError(record: RunRecord): string | undefined {
   return record.error ?? record.output.error;
 }

@@ -4,18 +4,18 @@ import type { HarnessConfig } from '../core/harness-config.ts';
 import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { markValidated } from '../core/validated-record.ts';
-import type { PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
 import type { TrialChecks } from './checks.ts';
-import { priceTrial } from './cost.ts';
+import type { CostedOutput } from './cost.ts';
 import type { Trial } from './plan.ts';
 
 export interface AssembleInput {
   readonly experimentId: string;
   readonly trial: Trial;
   readonly harness: HarnessConfig;
-  readonly output: AgentOutput;
+  /** The output after the cost pass (`costTrial`), as the evaluators saw it. */
+  readonly costed: CostedOutput;
   readonly attempts: number;
   readonly timestamp: string;
   readonly duration: number;
@@ -25,7 +25,6 @@ export interface AssembleInput {
   readonly keptWorkspace: string | undefined;
   /** Protected files the harness had changed, put back before checking. */
   readonly restoredFiles?: readonly string[];
-  readonly prices: PriceTable;
 }
 
 function harnessSummary(harness: HarnessConfig) {
@@ -62,9 +61,9 @@ const AssembledRecordSchema = RunRecordSchema.extend({
 
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
-  const { output, judged } = input;
-  const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
-  const trace = priced.trace;
+  const { judged } = input;
+  const { output } = input.costed;
+  const trace = output.trace ?? emptyTrace();
   const { trace: _omit, ...outputWithoutTrace } = output;
   const errored = output.error !== undefined;
   const { scores, outcome } = scoreRecord({
@@ -79,7 +78,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics.tokens_in = output.usage.tokens_in;
     metrics.tokens_out = output.usage.tokens_out;
   }
-  const cost = priced.costUsd;
+  const cost = output.usage.cost_usd;
   const draft = {
     schema_version: 1,
     run_id: `${input.experimentId}:${input.trial.key}`,
@@ -100,7 +99,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics,
     by_role: breakdownByRole(trace),
     metadata: {
-      ...(priced.source === 'unknown' ? {} : { cost_source: priced.source }),
+      ...input.costed.metadata,
       ...(input.restoredFiles === undefined || input.restoredFiles.length === 0
         ? {}
         : { restored_files: [...input.restoredFiles] }),

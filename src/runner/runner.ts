@@ -20,6 +20,7 @@ import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
+import { costTrial } from './cost.ts';
 import { TrialDeadlines } from './deadline.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
@@ -176,7 +177,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           }),
       });
       if (deadlines.aborted) return undefined;
-      const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      const reported = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
+      const costed = costTrial(reported, options.harness, prices);
+      const { output } = costed;
       const attempts = attempt.attempts;
       // Protected files (acceptance tests) are the task's, whatever the harness did to them.
       const restoredFiles =
@@ -190,7 +194,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         experimentId: experiment.id,
         trial,
         harness: options.harness,
-        output,
+        costed,
         attempts,
         timestamp,
         duration: (performance.now() - t0) / 1000,
@@ -199,7 +203,6 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
         restoredFiles,
-        prices,
       });
     } finally {
       deadline.dispose();

@@ -1,4 +1,5 @@
 import type { RunRecord } from '../../../core/run-record.ts';
+import { costLabel } from '../../record-view.ts';
 import { escapeHtml, truncateText } from '../escape.ts';
 import { formatScore, formatSeconds, formatUsd } from '../format.ts';
 import { firstFailure, TEXT_LIMIT } from '../trial-data.ts';
@@ -45,7 +46,7 @@ function row(record: RunRecord, index: number): string {
     cell(record.outcome, badge(record.outcome)) +
     cell(score, escapeHtml(formatScore(score)), 'num') +
     cell(record.duration_seconds, escapeHtml(formatSeconds(record.duration_seconds)), 'num') +
-    cell(record.cost_usd, escapeHtml(formatUsd(record.cost_usd)), 'num') +
+    cell(record.cost_usd, escapeHtml(costLabel(record, (usd) => formatUsd(usd))), 'num') +
     cell(explanation, escapeHtml(explanation), 'explanation') +
     '</tr>'
   );
