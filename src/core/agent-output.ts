@@ -135,6 +135,7 @@ export const ErrorKindSchema = z.enum([
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
   'aborted',
+  'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 

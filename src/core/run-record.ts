@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentOutputSchema, emptyTrace, TraceSchema } from './agent-output.ts';
+import { AgentOutputSchema, ErrorKindSchema, emptyTrace, TraceSchema } from './agent-output.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from './evaluation.ts';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
@@ -62,6 +62,12 @@ export const RunRecordSchema = z.object({
   cost_usd: z.number().nonnegative().nullable().default(null),
   outcome: OutcomeSchema,
   error: z.string().optional(),
+  /**
+   * Why the trial errored: the adapter's kind (`timeout`, `transient`, `crash`...), or
+   * `environment` when a check could not run where it ran. Absent in records stored before it
+   * existed: `output.error_kind` says the same for harness errors there.
+   */
+  error_kind: ErrorKindSchema.optional(),
   output: AgentOutputSchema,
   trace: TraceSchema.default(emptyTrace),
   evaluations: z.array(EvaluationResultSchema).default([]),

@@ -5,13 +5,13 @@ import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../uti
 import { deliver } from './destination.ts';
 import { metricNotes } from './metric-notes.ts';
 import {
+  agentLatency,
   costLabel,
   countOutcomes,
   experimentVerdict,
   outcomeSummary,
   showsEpochs,
   trialExplanation,
-  trialLatency,
   trialScore,
   type Verdict,
 } from './record-view.ts';
@@ -78,7 +78,7 @@ function columns(withEpoch: boolean): Column[] {
     withEpoch && { title: 'EPOCH', align: 'right', cell: (r) => String(r.epoch), cap: 6 },
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
-    { title: 'LATENCY', align: 'right', cell: (r) => `${trialLatency(r).toFixed(2)}s`, cap: 10 },
+    { title: 'AGENT LATENCY', align: 'right', cell: (r) => seconds(agentLatency(r)), cap: 13 },
     { title: 'COST', align: 'right', cell: (r) => costLabel(r, dollars), cap: 18 },
   ];
   return all.filter((c): c is Column => c !== false);
@@ -86,6 +86,10 @@ function columns(withEpoch: boolean): Column[] {
 
 function fixed(value: number | null, digits: number): string {
   return value === null ? '-' : value.toFixed(digits);
+}
+
+function seconds(value: number | null): string {
+  return value === null ? '-' : `${value.toFixed(2)}s`;
 }
 
 function dollars(value: number): string {

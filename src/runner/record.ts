@@ -65,7 +65,10 @@ export function assembleRecord(input: AssembleInput): RunRecord {
   const { output } = input.costed;
   const trace = output.trace ?? emptyTrace();
   const { trace: _omit, ...outputWithoutTrace } = output;
-  const errored = output.error !== undefined;
+  // A check that could not run (a missing package or command) makes the trial an environment
+  // error: not the harness's failure, and left out of its rates.
+  const environment = output.error === undefined ? environmentFailure(judged) : undefined;
+  const errored = output.error !== undefined || environment !== undefined;
   const { scores, outcome } = scoreRecord({
     evaluations: judged.evaluations,
     criteria: judged.criteria,
@@ -92,6 +95,8 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     cost_usd: cost,
     outcome,
     ...(output.error === undefined ? {} : { error: output.error }),
+    ...(output.error_kind === undefined ? {} : { error_kind: output.error_kind }),
+    ...(environment === undefined ? {} : { error: environment, error_kind: 'environment' as const }),
     output: outputWithoutTrace,
     trace,
     evaluations: judged.evaluations,
@@ -119,6 +124,20 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: [],
     scores: { overall: 0 },
   });
+}
+
+/** The first check that could not run because of the environment, as the record's error. */
+function environmentFailure(judged: AssembleInput['judged']): string | undefined {
+  const criterion = judged.criteria.find(
+    (c) => c.status === 'error' && c.details['error_kind'] === 'environment',
+  );
+  if (criterion !== undefined) return `environment: criterion ${criterion.id}: ${criterion.explanation}`;
+  const evaluation = judged.evaluations.find(
+    (e) => e.error !== undefined && e.details['error_kind'] === 'environment',
+  );
+  return evaluation === undefined
+    ? undefined
+    : `environment: ${evaluation.evaluator}: ${evaluation.explanation}`;
 }
 
 /** Models that produced the work, which therefore may not judge it. */

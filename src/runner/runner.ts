@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
+import type { ErrorKind } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import {
   type Experiment,
@@ -9,6 +10,7 @@ import {
   type ThresholdViolation,
 } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
+import { recordErrorKind } from '../core/overall-score.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
@@ -41,6 +43,11 @@ export interface RunExperimentOptions {
   readonly store?: ExperimentStore;
   /** Continue this stored experiment: only its missing trials run. */
   readonly resume?: string;
+  /**
+   * Run again the trials of this stored experiment that errored for reasons outside the harness
+   * (`RETRYABLE_ERROR_KINDS`); their new records replace the old ones, nothing else runs.
+   */
+  readonly retryErrors?: string;
   readonly experimentId?: string;
   readonly name?: string;
   /** Metrics to compute; the suite's, or the defaults, when absent. */
@@ -76,7 +83,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     await options.onEvent?.(event);
   };
 
-  const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
+  const { experiment, done, retry } = await openExperiment(options, settings, tasks, suiteDir);
   const rubrics = await RubricGrader.create(options.suite, options.judge, env, options.judgeCompletion);
   const checks = await TrialChecks.prepare(options.suite, tasks, env, rubrics);
   experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
@@ -91,7 +98,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const reportsThroughFiles =
     reports === 'files' || (reports === 'response' && traceFileOption !== undefined);
-  const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  // Retried trials keep their epochs, whatever --epochs says now.
+  const epochs =
+    retry === undefined ? settings.epochs : Math.max(settings.epochs, experiment.settings.epochs);
+  const planned = planTrials(tasks, epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  const trials = retry === undefined ? planned : planned.filter((t) => retry.has(t.key));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());
   const started = performance.now();
@@ -245,30 +256,59 @@ async function createAgentFor(
   return createAgent(harness, { baseDir, env });
 }
 
+/**
+ * Errors that say nothing about the harness and may pass on a second try: infrastructure
+ * (`transient`: HTTP 429/5xx, connection resets), timeouts, and checks that could not run
+ * (`environment`). `run --retry-errors` runs these trials again.
+ */
+export const RETRYABLE_ERROR_KINDS: readonly ErrorKind[] = ['transient', 'timeout', 'environment'];
+
+async function storedExperiment(
+  options: RunExperimentOptions,
+  id: string,
+  flag: string,
+): Promise<Experiment> {
+  if (options.store === undefined)
+    throw new HarnessEvalError('usage', `${flag} needs a store (not --no-store)`);
+  const stored = await options.store.getExperiment(id);
+  if (stored === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
+  if (
+    stored.suite.hash !== undefined &&
+    options.suite.source?.hash !== undefined &&
+    stored.suite.hash !== options.suite.source.hash
+  ) {
+    throw new HarnessEvalError(
+      'invalid_input',
+      `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; ${flag} needs the same file`,
+    );
+  }
+  await options.store.updateExperiment(stored.id, { status: 'running' });
+  return stored;
+}
+
 async function openExperiment(
   options: RunExperimentOptions,
   settings: RunSettings,
   tasks: Suite['tasks'],
   suiteDir: string,
-): Promise<{ experiment: Experiment; done: RunRecord[] }> {
+): Promise<{ experiment: Experiment; done: RunRecord[]; retry?: ReadonlySet<string> }> {
+  if (options.resume !== undefined && options.retryErrors !== undefined)
+    throw new HarnessEvalError('usage', '--resume and --retry-errors cannot be combined');
   if (options.resume !== undefined) {
-    if (options.store === undefined)
-      throw new HarnessEvalError('usage', '--resume needs a store (not --no-store)');
-    const stored = await options.store.getExperiment(options.resume);
-    if (stored === undefined)
-      throw new HarnessEvalError('not_found', `no experiment ${options.resume} in the store`);
-    if (
-      stored.suite.hash !== undefined &&
-      options.suite.source?.hash !== undefined &&
-      stored.suite.hash !== options.suite.source.hash
-    ) {
-      throw new HarnessEvalError(
-        'invalid_input',
-        `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; resume needs the same file`,
-      );
-    }
-    await options.store.updateExperiment(stored.id, { status: 'running' });
+    const stored = await storedExperiment(options, options.resume, '--resume');
     return { experiment: { ...stored, status: 'running', records: [] }, done: stored.records };
+  }
+  if (options.retryErrors !== undefined) {
+    const stored = await storedExperiment(options, options.retryErrors, '--retry-errors');
+    const retried = (r: RunRecord) => {
+      const kind = recordErrorKind(r);
+      return r.outcome === 'error' && kind !== undefined && RETRYABLE_ERROR_KINDS.includes(kind);
+    };
+    return {
+      experiment: { ...stored, status: 'running', records: [] },
+      done: stored.records.filter((r) => !retried(r)),
+      retry: new Set(stored.records.filter(retried).map((r) => trialKey(r.task_id, r.epoch))),
+    };
   }
   const experiment: Experiment = {
     schema_version: 1,
@@ -324,7 +364,8 @@ async function finishExperiment(
     suite: options.suite,
     records,
     tasks,
-    epochs: settings.epochs,
+    // A retried (or resumed) experiment keeps the epochs it was planned with.
+    epochs: Math.max(settings.epochs, experiment.settings.epochs),
     metrics: options.metrics,
   });
   const finished: Experiment = {

@@ -9,7 +9,8 @@ export function renderTimelineHtml(timeline: Timeline, options: { readonly nonce
   const rows = timeline.points
     .map((p) => {
       const cells = p.cells.map(
-        (c) => `<td class="num">${escapeHtml(c.formatted_value)}${c.change?.significant ? ' *' : ''}</td>`,
+        (c) =>
+          `<td class="num">${escapeHtml(c.formatted_value)}${c.pending > 0 ? ` <span class="note">(${c.pending} pending)</span>` : ''}${c.change?.significant ? ' *' : ''}</td>`,
       );
       return `<tr><td>${escapeHtml(p.date)}</td><td>${escapeHtml(p.version)}</td>${cells.join('')}</tr>`;
     })

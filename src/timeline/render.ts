@@ -24,11 +24,21 @@ function versionLabel(version: string): string {
   return /^\d/.test(version) ? `v${version}` : version;
 }
 
-/** The value with `*` when it changed significantly; `pad` keeps right-aligned numbers in line. */
+/**
+ * The value with `*` when it changed significantly; `pad` keeps right-aligned numbers in line. A
+ * value resting on decided trials only says how many are pending, so `0.000 → n/a` cannot read as
+ * a collapse when it is grading that has not happened.
+ */
 function cellText(timeline: Timeline, point: number, metric: number, pad = ''): string {
   const cell = timeline.points[point]?.cells[metric];
   if (cell === undefined) return `n/a${pad}`;
-  return `${cell.formatted_value}${cell.change?.significant ? '*' : pad}`;
+  return `${valueText(timeline, point, metric)}${cell.change?.significant ? '*' : pad}`;
+}
+
+function valueText(timeline: Timeline, point: number, metric: number): string {
+  const cell = timeline.points[point]?.cells[metric];
+  if (cell === undefined) return 'n/a';
+  return cell.pending > 0 ? `${cell.formatted_value} (${cell.pending} pending)` : cell.formatted_value;
 }
 
 /**
@@ -54,8 +64,8 @@ export function renderTimelineConsole(timeline: Timeline): string {
   lines.push(...textTable(columns, rows), '');
   const trendRows = timeline.metrics.map((m, j) => {
     const values = timeline.points.map((p) => p.cells[j]?.value ?? null);
-    const first = timeline.points[0]?.cells[j]?.formatted_value ?? 'n/a';
-    const last = timeline.points.at(-1)?.cells[j]?.formatted_value ?? 'n/a';
+    const first = valueText(timeline, 0, j);
+    const last = valueText(timeline, timeline.points.length - 1, j);
     const better =
       m.direction === 'lower_is_better'
         ? 'lower is better'

@@ -22,6 +22,8 @@ export interface TimelineOptions {
 export interface TimelineCell {
   readonly value: number | null;
   readonly formatted_value: string;
+  /** Trials of that version still pending: the value covers the decided ones only. */
+  readonly pending: number;
   /** Null for the first version. */
   readonly change: {
     readonly delta: number | null;
@@ -89,9 +91,11 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
       if (m.direction !== 'neutral' || !directions.has(m.name)) directions.set(m.name, m.direction);
       const value = m.values[1] ?? { value: null, formatted_value: 'n/a' };
       const d = m.deltas[0];
+      const pending = experiment.metrics.find((x) => x.name === m.name)?.details['pending'];
       return {
         value: value.value,
         formatted_value: value.formatted_value,
+        pending: typeof pending === 'number' ? pending : 0,
         change:
           previous === undefined || d === undefined
             ? null

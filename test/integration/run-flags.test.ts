@@ -127,6 +127,20 @@ describe('harnesseval run: every flag changes behaviour', () => {
     expect(await readFile(calls, 'utf8')).toBe(before);
   });
 
+  flag('--retry-errors', 'runs again only the trials that errored outside the harness', async () => {
+    const dir = await scratch();
+    const store = join(dir, 'store.db');
+    const args = ['run', GREET, '--harness', harness('slow'), '--store', store, '--reporter', 'json'];
+    const first = ExperimentSchema.parse(
+      JSON.parse((await cli([...args, '--filter-tag', 'greeting', '--timeout', '0.2'], dir)).stdout),
+    );
+    expect(first.records.map((r) => r.error_kind)).toEqual(['timeout', 'timeout', 'timeout']);
+    const retried = await cli([...args, '--filter-tag', 'greeting', '--retry-errors', first.id], dir);
+    const experiment = ExperimentSchema.parse(JSON.parse(retried.stdout));
+    expect(experiment.id).toBe(first.id);
+    expect(experiment.records.map((r) => r.outcome)).toEqual(['pass', 'pass', 'pass']);
+  });
+
   flag('--reporter', 'chooses what goes to standard output', async () => {
     const table = await cli(['run', GREET, '--no-store', '--filter-id', 'greet-ada'], ROOT);
     const json = await cli(['run', GREET, '--no-store', '--filter-id', 'greet-ada', '--reporter', 'json']);

@@ -50,6 +50,7 @@ describe('public API', () => {
         "ProcessMetricsSchema",
         "ProvenanceSchema",
         "RUN_RECORD_SCHEMA_VERSION",
+        "ReportedCostSchema",
         "RoleBreakdownSchema",
         "RubricDimensionSchema",
         "RubricLevelSchema",

@@ -98,8 +98,10 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
     const aggregate = aggregateExperiment({ suite, records, tasks, epochs: experiment.settings.epochs });
     await store.updateExperiment(experiment.id, aggregate);
     const left = records.flatMap((r) => r.criteria).filter((c) => c.status === 'pending').length;
+    const { overallScoreText } = await import('../../reporters/record-view.ts');
+    const after = { ...experiment, records, ...aggregate };
     io.stdout.write(
-      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${aggregate.scores['overall']?.toFixed(3) ?? 'n/a'}\n`,
+      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${overallScoreText(after)}\n`,
     );
     return EXIT.ok;
   } catch (error) {

@@ -22,6 +22,7 @@ interface RunFlags {
   filterTag?: string;
   filterDifficulty?: string;
   resume?: string;
+  retryErrors?: string;
   reporter: string[];
   output: string[];
   store: string | false;
@@ -42,6 +43,7 @@ Examples:
   $ harnesseval run cases.jsonl --harness harness.yaml -j 8 --epochs 3 -o out/report.md -o out/results.xml
   $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
+  $ harnesseval run benchmark.yaml --retry-errors exp-20261130-101500-3fa1
 
 Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
 (unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
@@ -94,6 +96,10 @@ export function register(program: Command, io: CliIO): void {
       ]),
     )
     .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
+    .option(
+      '--retry-errors <experiment-id>',
+      'run again the trials of a stored experiment that errored outside the harness (infra, timeout, environment)',
+    )
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
     .option('--store <path>', 'SQLite store file', DEFAULT_STORE)
@@ -197,12 +203,18 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   let experiment: Experiment;
   try {
     const { runExperiment } = await import('../../runner/runner.ts');
+    // Like every other command, --retry-errors takes a unique prefix of the id.
+    const retryErrors =
+      flags.retryErrors === undefined || store === undefined
+        ? flags.retryErrors
+        : await (await import('../../store/resolve-id.ts')).resolveExperimentId(store, flags.retryErrors);
     experiment = await runExperiment({
       suite,
       harness,
       harnessBaseDir,
       ...(store === undefined ? {} : { store }),
       ...(flags.resume === undefined ? {} : { resume: flags.resume }),
+      ...(retryErrors === undefined ? {} : { retryErrors }),
       ...(flags.name === undefined ? {} : { name: flags.name }),
       keepWorkspaces: flags.keepWorkspaces,
       ...(judge === undefined ? {} : { judge }),
@@ -224,6 +236,11 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
         switch (event.type) {
           case 'run_start': {
             experimentId = event.experiment.id;
+            if (flags.retryErrors !== undefined) {
+              const text = `harnesseval: retrying ${event.trials} errored trials of ${event.experiment.id} (kinds: transient, timeout, environment)`;
+              if (progress === undefined) io.stderr.write(`${text}\n`);
+              else progress.message(text);
+            }
             const why = rubricPendingReason(suite, event.experiment);
             if (why !== undefined) {
               const text = `harnesseval: ${why}; rubric criteria stay pending (grade them later with: harnesseval grade ${event.experiment.id})`;
@@ -278,6 +295,15 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   if (experiment.status === 'interrupted') {
     io.stderr.write(`harnesseval: interrupted; resume with: ${resumeCommand(file, flags, experiment.id)}\n`);
     return EXIT.interrupted;
+  }
+  if (
+    experiment.records.length > 0 &&
+    experiment.records.every((r) => r.outcome === 'error' && r.error_kind === 'environment')
+  ) {
+    io.stderr.write(
+      `harnesseval: every trial hit an environment error (a check could not run here, which says nothing about the harness); first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
+    );
+    return EXIT.failure;
   }
   if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
     io.stderr.write(

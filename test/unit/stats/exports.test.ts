@@ -58,6 +58,7 @@ describe('public exports', () => {
   it('src/metrics', () => {
     expect(Object.keys(metrics).sort()).toEqual([
       'MetricRegistry',
+      'agentLatencyOf',
       'builtinMetricNames',
       'builtinMetrics',
       'computeMetrics',
@@ -70,7 +71,6 @@ describe('public exports', () => {
       'metricCatalog',
       'parseMetricAlias',
       'registerMetric',
-      'trialLatency',
       'trialScore',
     ]);
   });
