@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
-import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { RunHarnessSchema, type RunRecord, RunRecordSchema, type WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { markValidated } from '../core/validated-record.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
@@ -23,6 +23,8 @@ export interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
+  /** What the harness changed against the starter codebase (tasks with a codebase). */
+  readonly workspaceDiff?: WorkspaceDiff | undefined;
   /** Protected files the harness had changed, put back before checking. */
   readonly restoredFiles?: readonly string[];
 }
@@ -111,6 +113,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     },
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
+    ...(input.workspaceDiff === undefined ? {} : { workspace_diff: input.workspaceDiff }),
   };
   const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
   if (parsed.success) return markValidated(parsed.data);

@@ -18,6 +18,7 @@ import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { rubricWeights } from '../scoring/rubric-lookup.ts';
+import { secretRedactor } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { attemptTrial, seededRandom } from './attempt.ts';
@@ -31,6 +32,7 @@ import { assembleRecord, producerModels } from './record.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { TrialTelemetry } from './telemetry.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
+import { workspaceDiff } from './workspace-diff.ts';
 
 export interface RunExperimentOptions {
   readonly suite: Suite;
@@ -91,6 +93,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
   const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
+  const redact = secretRedactor(env);
   // Subprocesses report through files, in-process harnesses through trackers, services in their
   // response. Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
   const reports = agent.reports ?? (options.agent === undefined ? 'files' : 'trackers');
@@ -196,9 +199,17 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       // Protected files (acceptance tests) are the task's, whatever the harness did to them.
       const restoredFiles =
         workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
+      // What the harness changed, before any check writes to the workspace: kept with the record
+      // for graders and handed to the judge.
+      const codebase = trial.task.files['codebase'];
+      const changes =
+        workspace === undefined || codebase === undefined
+          ? undefined
+          : await workspaceDiff(codebase, workspace.path, { redact });
       const judged = await checks.check(trial.task, output, {
         signal: options.signal ?? new AbortController().signal,
         workspace: workspace?.path,
+        workspaceDiff: changes,
         producerModels: producerModels(options.harness, output),
       });
       return assembleRecord({
@@ -213,6 +224,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         rubricWeights: rubricWeights(options.suite, trial.task),
         suite: options.suite,
         keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
+        workspaceDiff: changes,
         restoredFiles,
       });
     } finally {

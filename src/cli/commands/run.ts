@@ -291,6 +291,11 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     io.stderr.write(`wrote ${destination}\n`);
   }
   if (store !== undefined) io.stderr.write(`stored experiment ${experiment.id} in ${flags.store}\n`);
+  const kept = experiment.records.flatMap((r) => (r.workspace === undefined ? [] : [r.workspace]));
+  if (kept.length > 0)
+    io.stderr.write(
+      `kept ${kept.length} workspace${kept.length === 1 ? '' : 's'}: ${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}\n`,
+    );
 
   if (experiment.status === 'interrupted') {
     io.stderr.write(`harnesseval: interrupted; resume with: ${resumeCommand(file, flags, experiment.id)}\n`);
