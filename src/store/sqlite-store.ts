@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -17,6 +16,7 @@ import {
 } from './documents.ts';
 import { migrate } from './migrations.ts';
 import { secretRedactor } from './redact.ts';
+import { openSqliteDatabase, type SqliteDatabase } from './sqlite-driver.ts';
 import {
   DocumentRowSchema,
   prepareStatements,
@@ -49,7 +49,7 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements ExperimentStore {
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #redact: (text: string) => string;
   /** Task order per experiment: the suite never changes after creation, so it is read once. */
   readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
@@ -60,7 +60,7 @@ export class SqliteStore implements ExperimentStore {
     this.#redact = secretRedactor(options.env ?? process.env);
     if (path !== ':memory:' && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
     try {
-      this.#db = new Database(path, { fileMustExist: options.mustExist === true });
+      this.#db = openSqliteDatabase(path, { fileMustExist: options.mustExist === true });
     } catch (error) {
       if (options.mustExist === true && /unable to open|does not exist/i.test(errorMessage(error)))
         throw new HarnessEvalError('not_found', `no store at ${path}`, { cause: error });

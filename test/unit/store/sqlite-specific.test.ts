@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessEvalError } from '../../../src/core/errors.ts';
 import { defaultStorePath, openStore } from '../../../src/store/index.ts';
 import { exportExperiment } from '../../../src/store/json-io.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
 import { SCHEMA_VERSION } from '../../../src/store/migrations.ts';
+import { openSqliteDatabase } from '../../../src/store/sqlite-driver.ts';
 import { SqliteStore } from '../../../src/store/sqlite-store.ts';
 import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
 
@@ -41,7 +41,7 @@ describe('opening a SQLite store', () => {
     const store = await openStore(path);
     expect(store).toBeInstanceOf(SqliteStore);
     await store.createExperiment(makeExperiment());
-    const raw = new Database(path, { readonly: true });
+    const raw = openSqliteDatabase(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     raw.close();
@@ -80,7 +80,7 @@ describe('opening a SQLite store', () => {
       await first.appendRecord('exp-0001', makeRecord({ task_id: task }));
     await first.close();
     // Put the file back as version 1 wrote it.
-    const raw = new Database(path);
+    const raw = openSqliteDatabase(path);
     raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
     raw.pragma('user_version = 1');
     raw.close();
@@ -88,7 +88,7 @@ describe('opening a SQLite store', () => {
     expect(reopened.settings().schema_version).toBe(SCHEMA_VERSION);
     const order = (await reopened.getExperiment('exp-0001'))?.records.map((r) => r.task_id);
     await reopened.close();
-    const check = new Database(path, { readonly: true });
+    const check = openSqliteDatabase(path, { readonly: true });
     const indexes = check
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
       .all();
@@ -128,7 +128,7 @@ describe('opening a SQLite store', () => {
   it('refuses a file written by a newer schema version', async () => {
     const path = fresh();
     await mkdir(join(path, '..'), { recursive: true });
-    const raw = new Database(path);
+    const raw = openSqliteDatabase(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     const error = await storeError(() => new SqliteStore(path));
@@ -145,7 +145,7 @@ describe('reading damaged rows', () => {
       makeExperiment({ records: [makeRecord(), makeRecord({ task_id: 'bravo' })] }),
     );
     await store.close();
-    const raw = new Database(path);
+    const raw = openSqliteDatabase(path);
     raw.exec(sql);
     raw.close();
     return new SqliteStore(path);
