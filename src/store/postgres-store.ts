@@ -1,0 +1,380 @@
+import pg from 'pg';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import {
+  checkExperiment,
+  checkRecord,
+  decodeExperiment,
+  decodeRecord,
+  type ExperimentDocument,
+  encodeDocument,
+  patchDocument,
+  splitExperiment,
+  taskIndexes,
+  taskIndexOf,
+} from './documents.ts';
+import { redactStoreLocation } from './location.ts';
+import { pgCode, storeError } from './postgres-errors.ts';
+import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
+import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
+import { secretRedactor } from './redact.ts';
+import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
+import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+
+export interface PostgresStoreOptions {
+  /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Fail with `not_found` instead of creating the tables (read-only commands). */
+  readonly mustExist?: boolean;
+  /** The PostgreSQL schema holding the tables (default `harnesseval`, or the URL's `?schema=`). */
+  readonly schema?: string;
+  /** Connections kept open at most (default 10: a run commits up to `-j` records at once). */
+  readonly poolSize?: number;
+  /** Milliseconds to wait for a connection (default 10,000). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
+const RECORD_BATCH = 1000;
+
+/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document. */
+type RecordRow = [string, number, string, number, string, string];
+
+/**
+ * The store on a PostgreSQL server, for a team's shared history and for workers on many machines.
+ * Same contract, documents and redaction as the SQLite store; a trial (experiment, task, epoch)
+ * has at most one record. Open it with `PostgresStore.open(url)` (it connects and migrates).
+ */
+export class PostgresStore implements ExperimentStore {
+  /** The URL with its password replaced by `***`: what messages print. */
+  readonly location: string;
+  readonly schema: string;
+  readonly #pool: pg.Pool;
+  readonly #sql: PostgresStatements;
+  readonly #redact: (text: string) => string;
+  readonly #password: string;
+  readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
+  #closed = false;
+
+  private constructor(url: URL, schema: string, options: PostgresStoreOptions) {
+    this.#password = decodeURIComponent(url.password);
+    url.searchParams.delete('schema');
+    this.location = redactStoreLocation(url.href);
+    this.schema = schema;
+    this.#sql = postgresStatements(quoteSchema(schema));
+    this.#redact = secretRedactor(options.env ?? process.env);
+    this.#pool = new pg.Pool({
+      connectionString: url.href,
+      max: Math.max(1, Math.trunc(options.poolSize ?? 10)),
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 10_000,
+      application_name: 'harnesseval',
+    });
+    // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the
+    // process. The next query simply takes a new connection.
+    this.#pool.on('error', () => undefined);
+  }
+
+  /** Connects, creates or upgrades the schema, and returns the store. */
+  static async open(location: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    let url: URL;
+    try {
+      url = new URL(location);
+    } catch (error) {
+      throw new HarnessEvalError('usage', `not a PostgreSQL URL: ${redactStoreLocation(location)}`, {
+        cause: error,
+      });
+    }
+    const schema = options.schema ?? url.searchParams.get('schema') ?? 'harnesseval';
+    const store = new PostgresStore(url, schema, options);
+    try {
+      await store.#withClient('open the store', (client) =>
+        migratePostgres(client, { schema, shown: store.location, mustExist: options.mustExist === true }),
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  async createExperiment(experiment: Experiment): Promise<void> {
+    const checked = checkExperiment(experiment);
+    const { document, records } = splitExperiment(checked);
+    refuseRepeatedTrials(checked.id, records);
+    const indexes = taskIndexes(document);
+    const rows = records.map((record) =>
+      this.#recordRow(checked.id, checkRecord(checked.id, record), indexes),
+    );
+    const text = encodeDocument(document, this.#redact, `experiment ${checked.id}`);
+    await this.#transaction(`store experiment ${checked.id}`, async (client) => {
+      try {
+        await client.query(this.#sql.insertExperiment, [
+          checked.id,
+          checked.name ?? null,
+          checked.suite.id,
+          checked.harness.name,
+          checked.harness.version,
+          checked.status,
+          checked.outcome ?? null,
+          checked.created_at,
+          checked.finished_at ?? null,
+          text,
+        ]);
+      } catch (error) {
+        if (pgCode(error) !== '23505') throw error;
+        throw new HarnessEvalError('store', `experiment ${checked.id} already exists in ${this.location}`, {
+          data: { experimentId: checked.id },
+        });
+      }
+      for (let start = 0; start < rows.length; start += RECORD_BATCH) {
+        const batch = rows.slice(start, start + RECORD_BATCH);
+        const column = (i: number) => batch.map((row) => row[i]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5].map(column)]);
+      }
+    });
+    this.#taskOrder.set(checked.id, indexes);
+  }
+
+  async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
+    await this.#writeRecord(experimentId, record, 'replace');
+  }
+
+  /**
+   * Stores the record unless its trial (task, epoch) already has one; true when it was stored.
+   * What a queue worker commits: a retried or late duplicate of a trial changes nothing.
+   */
+  async appendRecordOnce(experimentId: string, record: RunRecord): Promise<boolean> {
+    return this.#writeRecord(experimentId, record, 'once');
+  }
+
+  async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
+    // Only the patch is validated (documents.ts: patchDocument), not the stored suite again.
+    await this.#updateLocked(experimentId, () => patch);
+  }
+
+  /**
+   * Reads the experiment under a row lock (`SELECT … FOR UPDATE`), asks `decide` for a patch and
+   * applies it before the lock is released; returns whether a patch was applied. Callers racing
+   * on one experiment run one at a time, each seeing what the one before wrote — so "finish the
+   * experiment once" is `decide: (e) => e.status === 'running' ? finish(e) : undefined`.
+   * `decide` sees the document without records.
+   */
+  async updateExperimentLocked(
+    experimentId: string,
+    decide: (
+      experiment: ExperimentDocument,
+    ) => ExperimentPatch | undefined | Promise<ExperimentPatch | undefined>,
+  ): Promise<boolean> {
+    return this.#updateLocked(experimentId, (text) =>
+      decide(splitExperiment(decodeExperiment(text, experimentId)).document),
+    );
+  }
+
+  async #updateLocked(
+    experimentId: string,
+    decide: (text: string) => ExperimentPatch | undefined | Promise<ExperimentPatch | undefined>,
+  ): Promise<boolean> {
+    return this.#transaction(`update experiment ${experimentId}`, async (client) => {
+      const locked = await client.query(this.#sql.lockExperiment, [experimentId]);
+      const text = documentOf(locked.rows[0], experimentId);
+      if (text === undefined) throw this.#notFound(experimentId);
+      const patch = await decide(text);
+      if (patch === undefined) return false;
+      const next = patchDocument(text, experimentId, patch);
+      await client.query(this.#sql.updateExperiment, [
+        experimentId,
+        next.status,
+        next.outcome ?? null,
+        next.finished_at ?? null,
+        encodeDocument(next, this.#redact, `experiment ${experimentId}`),
+      ]);
+      return true;
+    });
+  }
+
+  async getExperiment(experimentId: string): Promise<Experiment | undefined> {
+    // One snapshot: the document and the records agree even while workers commit.
+    return this.#transaction(
+      `read experiment ${experimentId}`,
+      async (client) => {
+        const found = await client.query({ ...this.#sql.experimentDocument, values: [experimentId] });
+        const text = documentOf(found.rows[0], experimentId);
+        if (text === undefined) return undefined;
+        const experiment = decodeExperiment(text, experimentId);
+        const rows = await client.query({ ...this.#sql.recordsInOrder, values: [experimentId] });
+        const records = rows.rows.map((raw: unknown) => {
+          const row = RecordRowSchema.safeParse(raw);
+          if (!row.success)
+            throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+          return decodeRecord(row.data.document, experimentId, row.data.run_id);
+        });
+        return { ...experiment, records };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+  }
+
+  async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
+    const query = listExperimentsQuery(quoteSchema(this.schema), filter);
+    return this.#withClient('list experiments', async (client) =>
+      (await client.query(query.text, query.values)).rows.map(toSummary),
+    );
+  }
+
+  async deleteExperiment(experimentId: string): Promise<boolean> {
+    this.#taskOrder.delete(experimentId);
+    return this.#withClient(`delete experiment ${experimentId}`, async (client) => {
+      // Records go with it (ON DELETE CASCADE).
+      const result = await client.query(this.#sql.deleteExperiment, [experimentId]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  async #writeRecord(experimentId: string, record: RunRecord, mode: 'replace' | 'once'): Promise<boolean> {
+    const checked = checkRecord(experimentId, record);
+    const row = this.#recordRow(experimentId, checked, await this.#taskOrderOf(experimentId));
+    const statement = mode === 'replace' ? this.#sql.upsertRecord : this.#sql.insertRecordOnce;
+    const action = `store run ${checked.run_id} of experiment ${experimentId}`;
+    return this.#withClient(action, async (client) => {
+      try {
+        // One statement outside a transaction block commits on its own before it returns.
+        const result = await client.query({ ...statement, values: [experimentId, ...row] });
+        return (result.rowCount ?? 0) > 0;
+      } catch (error) {
+        if (pgCode(error) === '23503') {
+          this.#taskOrder.delete(experimentId);
+          throw this.#notFound(experimentId);
+        }
+        if (pgCode(error) === '23505') throw repeatedTrial(experimentId, checked, mode);
+        throw error;
+      }
+    });
+  }
+
+  async #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
+    const known = this.#taskOrder.get(experimentId);
+    if (known !== undefined) return known;
+    const text = await this.#withClient(`read experiment ${experimentId}`, async (client) =>
+      documentOf(
+        (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
+        experimentId,
+      ),
+    );
+    if (text === undefined) throw this.#notFound(experimentId);
+    const indexes = taskIndexes(decodeExperiment(text, experimentId));
+    this.#taskOrder.set(experimentId, indexes);
+    return indexes;
+  }
+
+  /** The row's values after experiment_id, in the statements' column order. */
+  #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>): RecordRow {
+    return [
+      record.task_id,
+      record.epoch,
+      record.run_id,
+      taskIndexOf(indexes, record.task_id),
+      record.outcome,
+      encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+    ];
+  }
+
+  async #withClient<T>(action: string, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new HarnessEvalError('store', `the store ${this.location} is closed`);
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw storeError(action, this.location, error, this.#password);
+    }
+    let broken: Error | undefined;
+    try {
+      return await use(client);
+    } catch (error) {
+      // Only the server's own errors (with a severity) leave the connection usable; a socket
+      // that failed mid-query is closed, not handed to the next caller.
+      if (!HarnessEvalError.is(error) && !isServerError(error)) broken = new Error('connection failed');
+      throw storeError(action, this.location, error, this.#password);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async #transaction<T>(
+    action: string,
+    use: (client: pg.PoolClient) => Promise<T>,
+    begin = 'BEGIN',
+  ): Promise<T> {
+    return this.#withClient(action, async (client) => {
+      await client.query(begin);
+      try {
+        const result = await use(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  #notFound(experimentId: string): HarnessEvalError {
+    return new HarnessEvalError('not_found', `no experiment ${experimentId} in ${this.location}`, {
+      data: { experimentId },
+    });
+  }
+}
+
+function isServerError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { severity?: unknown }).severity === 'string'
+  );
+}
+
+function documentOf(raw: unknown, experimentId: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const row = DocumentRowSchema.safeParse(raw);
+  if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
+  return row.data.document;
+}
+
+/**
+ * The unique key the write did not target was hit: replacing by run_id met another record of the
+ * same trial, or committing a trial once met its run_id on another trial.
+ */
+function repeatedTrial(experimentId: string, record: RunRecord, mode: 'replace' | 'once'): HarnessEvalError {
+  const trial = `task ${record.task_id} epoch ${record.epoch}`;
+  const message =
+    mode === 'replace'
+      ? `experiment ${experimentId} already has a record of ${trial} under another run_id than ${record.run_id}`
+      : `run_id ${record.run_id} of experiment ${experimentId} is already the record of another trial than ${trial}`;
+  return new HarnessEvalError('invalid_input', message, {
+    data: { experimentId, runId: record.run_id, taskId: record.task_id, epoch: record.epoch },
+  });
+}
+
+/** A trial has one record: two records of one (task, epoch) would collide on the primary key. */
+function refuseRepeatedTrials(experimentId: string, records: readonly RunRecord[]): void {
+  const seen = new Map<string, string>();
+  for (const record of records) {
+    const key = JSON.stringify([record.task_id, record.epoch]);
+    const other = seen.get(key);
+    if (other !== undefined) {
+      throw new HarnessEvalError(
+        'invalid_input',
+        `experiment ${experimentId} has two records of task ${record.task_id} epoch ${record.epoch} (run_ids ${other} and ${record.run_id})`,
+        { data: { experimentId, runId: record.run_id } },
+      );
+    }
+    seen.set(key, record.run_id);
+  }
+}
