@@ -29,7 +29,11 @@ export interface OpenStoreOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Fail with `not_found` instead of creating a new file (for commands that only read). */
   readonly mustExist?: boolean;
-  /** SQLite only: `full` (default, survives power loss) or `normal` (survives a process crash). */
+  /**
+   * `normal` (default: a record survives this process being killed) or `full` (power loss too,
+   * at one fsync per record). SQLite: `synchronous` NORMAL or FULL; PostgreSQL:
+   * `synchronous_commit` off or on.
+   */
   readonly durability?: 'full' | 'normal';
 }
 
@@ -50,6 +54,7 @@ export async function openStore(location: string, options: OpenStoreOptions = {}
       return PostgresStore.open(location, {
         ...(options.env === undefined ? {} : { env: options.env }),
         ...(options.mustExist === undefined ? {} : { mustExist: options.mustExist }),
+        ...(options.durability === undefined ? {} : { durability: options.durability }),
       });
     }
     case 'sqlite': {

@@ -55,7 +55,7 @@ export function findPostgresBin(options: FindBinOptions = {}): string {
 }
 
 export interface ClusterOptions {
-  /** An empty folder for the cluster (data, socket, log); created if missing. */
+  /** An empty folder for the cluster (data, socket, log); its parent must let the `postgres` user through (/tmp does). */
   readonly dir: string;
   /**
    * Benchmarks keep PostgreSQL's defaults (fsync and synchronous commit on), so a commit costs

@@ -42,6 +42,32 @@ describe('opening a PostgreSQL store', () => {
     await again.close();
   });
 
+  it('commits without waiting for the WAL flush by default (durability normal), waits with full', async () => {
+    const normal = await PostgresStore.open(url, { schema: 'durability' });
+    const full = await PostgresStore.open(
+      variant((u) => u.searchParams.set('options', '-c work_mem=8MB')),
+      {
+        schema: 'durability',
+        durability: 'full',
+      },
+    );
+    const given = await openStore(
+      variant((u) => u.searchParams.set('options', '-c work_mem=8MB')),
+      {
+        durability: 'normal',
+      },
+    );
+    expect(await normal.settings()).toEqual({
+      synchronous_commit: 'off',
+      schema_version: POSTGRES_SCHEMA_VERSION,
+    });
+    expect((await full.settings()).synchronous_commit).toBe('on');
+    // A URL with startup options of its own still gets the store's.
+    if (!(given instanceof PostgresStore)) throw new Error('not postgres');
+    expect((await given.settings()).synchronous_commit).toBe('off');
+    await Promise.all([normal.close(), full.close(), given.close()]);
+  });
+
   it('migrates a new schema once when several processes open it at the same moment', async () => {
     const stores = await Promise.all(
       Array.from({ length: 4 }, () => PostgresStore.open(url, { schema: 'raced', env: {} })),
