@@ -20,6 +20,14 @@ export function postgresStatements(s: string) {
         ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
           task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document`,
     },
+    /** Many trials' records at once (group commit), each replacing the record with its run_id. */
+    upsertRecords: {
+      name: name('upsert-records'),
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+        ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
+          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document`,
+    },
     /** The queue's commit: the first record of a trial wins, a late duplicate changes nothing. */
     insertRecordOnce: {
       name: name('insert-record-once'),

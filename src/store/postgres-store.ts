@@ -2,6 +2,7 @@ import pg from 'pg';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { CommitBatcher } from './commit-batcher.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -49,6 +50,12 @@ const RECORD_BATCH = 1000;
 /** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document. */
 type RecordRow = [string, number, string, number, string, string];
 
+interface RecordWrite {
+  readonly experimentId: string;
+  readonly record: RunRecord;
+  readonly row: RecordRow;
+}
+
 /**
  * The store on a PostgreSQL server, for a team's shared history and for workers on many machines.
  * Same contract, documents and redaction as the SQLite store; a trial (experiment, task, epoch)
@@ -63,6 +70,15 @@ export class PostgresStore implements ExperimentStore {
   readonly #redact: (text: string) => string;
   readonly #password: string;
   readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
+  /** appendRecord's group commit: trials finishing together share one statement and one commit. */
+  readonly #appends = new CommitBatcher<RecordWrite>({
+    writeOne: (write) => this.#writeOne(write, 'replace').then(() => undefined),
+    writeBatch: (writes) => this.#writeBatch(writes),
+    keys: ({ experimentId, record }) => [
+      JSON.stringify([experimentId, 'run', record.run_id]),
+      JSON.stringify([experimentId, 'trial', record.task_id, record.epoch]),
+    ],
+  });
   #closed = false;
 
   private constructor(url: URL, schema: string, options: PostgresStoreOptions) {
@@ -82,6 +98,8 @@ export class PostgresStore implements ExperimentStore {
       max: Math.max(1, Math.trunc(options.poolSize ?? 10)),
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       idleTimeoutMillis: 10_000,
+      // A server that vanishes without closing the socket fails the query instead of hanging the run.
+      keepAlive: true,
       application_name: 'harnesseval',
     });
     // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the
@@ -151,7 +169,7 @@ export class PostgresStore implements ExperimentStore {
   }
 
   async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
-    await this.#writeRecord(experimentId, record, 'replace');
+    await this.#appends.add(await this.#prepareWrite(experimentId, record));
   }
 
   /**
@@ -159,7 +177,7 @@ export class PostgresStore implements ExperimentStore {
    * What a queue worker commits: a retried or late duplicate of a trial changes nothing.
    */
   async appendRecordOnce(experimentId: string, record: RunRecord): Promise<boolean> {
-    return this.#writeRecord(experimentId, record, 'once');
+    return this.#writeOne(await this.#prepareWrite(experimentId, record), 'once');
   }
 
   async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
@@ -261,13 +279,29 @@ export class PostgresStore implements ExperimentStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.#appends.idle();
     this.#closed = true;
     await this.#pool.end();
   }
 
-  async #writeRecord(experimentId: string, record: RunRecord, mode: 'replace' | 'once'): Promise<boolean> {
+  async #prepareWrite(experimentId: string, record: RunRecord): Promise<RecordWrite> {
     const checked = checkRecord(experimentId, record);
     const row = this.#recordRow(experimentId, checked, await this.#taskOrderOf(experimentId));
+    return { experimentId, record: checked, row };
+  }
+
+  async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
+    const column = (i: number) => writes.map((write) => write.row[i]);
+    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5].map(column)];
+    await this.#withClient(`store ${writes.length} runs`, async (client) => {
+      await client.query({ ...this.#sql.upsertRecords, values });
+    });
+  }
+
+  async #writeOne(
+    { experimentId, record: checked, row }: RecordWrite,
+    mode: 'replace' | 'once',
+  ): Promise<boolean> {
     const statement = mode === 'replace' ? this.#sql.upsertRecord : this.#sql.insertRecordOnce;
     const action = `store run ${checked.run_id} of experiment ${experimentId}`;
     return this.#withClient(action, async (client) => {

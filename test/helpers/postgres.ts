@@ -50,7 +50,15 @@ async function readyCluster(root: string): Promise<RunningCluster> {
 function adminUrl(): Promise<string> {
   const own = process.env['HARNESSEVAL_TEST_POSTGRES_URL'];
   if (own !== undefined && own !== '') return Promise.resolve(own);
-  cluster ??= readyCluster(inject('harnessevalPostgresRoot'));
+  const root = inject('harnessevalPostgresRoot');
+  if (root === undefined) {
+    return Promise.reject(
+      new Error(
+        'no test PostgreSQL: run the tests with the project’s vitest.config.ts (its globalSetup test/setup/postgres.ts), or set HARNESSEVAL_TEST_POSTGRES_URL',
+      ),
+    );
+  }
+  cluster ??= readyCluster(root);
   return cluster.then((running) => running.adminUrl);
 }
 

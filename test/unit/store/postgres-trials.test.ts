@@ -60,6 +60,27 @@ describe('one record per trial (experiment, task, epoch)', () => {
   });
 });
 
+describe('appendRecord commits the trials that finish together in one statement', () => {
+  it('stores every record of a burst, and fails only the one that breaks a key', async () => {
+    const store = await open();
+    const tasks = Array.from({ length: 40 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}` }));
+    await store.createExperiment(makeExperiment({ status: 'running', suite: { id: 's', tasks } }));
+    await store.appendRecord('exp-0001', makeRecord({ task_id: 't05', run_id: 'taken' }));
+    const burst = tasks.map((task) => store.appendRecord('exp-0001', makeRecord({ task_id: task.id })));
+    // Same trial as t05's record under another run_id: refused alone, the burst is not.
+    const clash = store.appendRecord('exp-0001', makeRecord({ task_id: 't07', run_id: 'taken' }));
+    const replaced = store.appendRecord('exp-0001', makeRecord({ task_id: 't09', outcome: 'fail' }));
+    const results = await Promise.allSettled([...burst, clash, replaced]);
+    const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+    // t05's own record (run_id t05#0) meets "taken" on the same trial; the clash meets "taken" by run_id.
+    expect(failed).toEqual([5, 40]);
+    const records = (await store.getExperiment('exp-0001'))?.records ?? [];
+    expect(records).toHaveLength(40);
+    expect(records.find((r) => r.task_id === 't09')?.outcome).toBe('fail');
+    expect(records.find((r) => r.task_id === 't05')?.run_id).toBe('taken');
+  });
+});
+
 describe('appendRecordOnce', () => {
   it('stores the first record of a trial and ignores a late duplicate', async () => {
     const store = await open();
