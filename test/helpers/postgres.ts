@@ -16,6 +16,9 @@ import { type RunningCluster, startCluster, writeAtomically } from './postgres-c
  * may create databases).
  */
 
+/** For a beforeAll that creates a database: the first one may wait for the cluster to start. */
+export const POSTGRES_SETUP_TIMEOUT_MS = 120_000;
+
 let cluster: Promise<RunningCluster> | undefined;
 
 async function readyCluster(root: string): Promise<RunningCluster> {

@@ -3,7 +3,7 @@ import { quoteSchema } from '../../../src/store/postgres-migrations.ts';
 import { listExperimentsQuery, postgresStatements } from '../../../src/store/postgres-sql.ts';
 import { PostgresStore } from '../../../src/store/postgres-store.ts';
 import type { ExperimentFilter } from '../../../src/store/types.ts';
-import { adminQuery, createTestDatabase } from '../../helpers/postgres.ts';
+import { adminQuery, createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../../helpers/postgres.ts';
 
 /**
  * The reads behind compare, timeline and `latest:` over a store of thousands of experiments use
@@ -65,7 +65,7 @@ beforeAll(async () => {
   await adminQuery(`ANALYZE ${s}.experiments; ANALYZE ${s}.records`, database);
   // The visibility map lets the record counts be index-only.
   await adminQuery(`VACUUM ${s}.records`, database);
-}, 60_000);
+}, POSTGRES_SETUP_TIMEOUT_MS);
 
 describe('reads over thousands of experiments use indexes, not full scans', () => {
   const filters: [string, ExperimentFilter, string][] = [

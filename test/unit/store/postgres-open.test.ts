@@ -4,7 +4,7 @@ import { POSTGRES_SCHEMA_VERSION } from '../../../src/store/postgres-migrations.
 import { PostgresStore } from '../../../src/store/postgres-store.ts';
 import { SqliteStore } from '../../../src/store/sqlite-store.ts';
 import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
-import { adminQuery, createTestDatabase } from '../../helpers/postgres.ts';
+import { adminQuery, createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../../helpers/postgres.ts';
 import { freePort } from '../../helpers/postgres-cluster.ts';
 import { rejection } from './contract.ts';
 
@@ -12,7 +12,7 @@ let url = '';
 const database = () => new URL(url).pathname.slice(1);
 beforeAll(async () => {
   url = await createTestDatabase();
-});
+}, POSTGRES_SETUP_TIMEOUT_MS);
 
 /** The same URL with another user, password, port or database. */
 function variant(change: (u: URL) => void): string {

@@ -1,13 +1,13 @@
 import { beforeAll } from 'vitest';
 import { PostgresStore } from '../../../src/store/postgres-store.ts';
-import { createTestDatabase } from '../../helpers/postgres.ts';
+import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../../helpers/postgres.ts';
 import { describeStoreContract } from './contract.ts';
 
 let url = '';
 let count = 0;
 beforeAll(async () => {
   url = await createTestDatabase();
-});
+}, POSTGRES_SETUP_TIMEOUT_MS);
 
 // A real server (test/helpers/postgres.ts); each store its own schema of this file's database.
 describeStoreContract('postgres', async (options = {}) => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../../../src/store/postgres-store.ts';
 import { makeExperiment, makeMetric, makeRecord } from '../../helpers/experiments.ts';
-import { adminQuery, createTestDatabase } from '../../helpers/postgres.ts';
+import { adminQuery, createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../../helpers/postgres.ts';
 import { waitFor } from '../../helpers/run-cli.ts';
 import { rejection } from './contract.ts';
 
@@ -12,7 +12,7 @@ let count = 0;
 const opened: PostgresStore[] = [];
 beforeAll(async () => {
   url = await createTestDatabase();
-});
+}, POSTGRES_SETUP_TIMEOUT_MS);
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
 });
