@@ -1,4 +1,5 @@
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { RunRecord } from '../core/run-record.ts';
 
 /**
  * One-line reasons for what node-postgres throws. A refused connection in Node 20 is an
@@ -67,4 +68,40 @@ export function storeError(action: string, shown: string, error: unknown, hide: 
     cause: error,
     data: { pgCode: pgCode(error) },
   });
+}
+
+/**
+ * The unique key the write did not target was hit: replacing by run_id met another record of the
+ * same trial, or committing a trial once met its run_id on another trial.
+ */
+export function repeatedTrial(
+  experimentId: string,
+  record: RunRecord,
+  mode: 'replace' | 'once',
+): HarnessEvalError {
+  const trial = `task ${record.task_id} epoch ${record.epoch}`;
+  const message =
+    mode === 'replace'
+      ? `experiment ${experimentId} already has a record of ${trial} under another run_id than ${record.run_id}`
+      : `run_id ${record.run_id} of experiment ${experimentId} is already the record of another trial than ${trial}`;
+  return new HarnessEvalError('invalid_input', message, {
+    data: { experimentId, runId: record.run_id, taskId: record.task_id, epoch: record.epoch },
+  });
+}
+
+/** A trial has one record: two records of one (task, epoch) would collide on the primary key. */
+export function refuseRepeatedTrials(experimentId: string, records: readonly RunRecord[]): void {
+  const seen = new Map<string, string>();
+  for (const record of records) {
+    const key = JSON.stringify([record.task_id, record.epoch]);
+    const other = seen.get(key);
+    if (other !== undefined) {
+      throw new HarnessEvalError(
+        'invalid_input',
+        `experiment ${experimentId} has two records of task ${record.task_id} epoch ${record.epoch} (run_ids ${other} and ${record.run_id})`,
+        { data: { experimentId, runId: record.run_id } },
+      );
+    }
+    seen.set(key, record.run_id);
+  }
 }

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -16,8 +15,9 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { redactStoreLocation } from './location.ts';
-import { pgCode, storeError } from './postgres-errors.ts';
+import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
+import { PostgresPool } from './postgres-pool.ts';
 import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
 import { secretRedactor } from './redact.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
@@ -65,10 +65,9 @@ export class PostgresStore implements ExperimentStore {
   /** The URL with its password replaced by `***`: what messages print. */
   readonly location: string;
   readonly schema: string;
-  readonly #pool: pg.Pool;
+  readonly #db: PostgresPool;
   readonly #sql: PostgresStatements;
   readonly #redact: (text: string) => string;
-  readonly #password: string;
   readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
   /** appendRecord's group commit: trials finishing together share one statement and one commit. */
   readonly #appends = new CommitBatcher<RecordWrite>({
@@ -79,32 +78,14 @@ export class PostgresStore implements ExperimentStore {
       JSON.stringify([experimentId, 'trial', record.task_id, record.epoch]),
     ],
   });
-  #closed = false;
 
   private constructor(url: URL, schema: string, options: PostgresStoreOptions) {
-    this.#password = decodeURIComponent(url.password);
     url.searchParams.delete('schema');
-    this.location = redactStoreLocation(url.href);
-    // A startup option: no extra round trip. In the URL, because node-postgres lets a URL's own
-    // `options=` override the config's.
-    const given = url.searchParams.get('options');
-    const commit = options.durability === 'full' ? 'on' : 'off';
-    url.searchParams.set('options', `${given === null ? '' : `${given} `}-c synchronous_commit=${commit}`);
+    this.#db = new PostgresPool(url, options);
+    this.location = this.#db.location;
     this.schema = schema;
     this.#sql = postgresStatements(quoteSchema(schema));
     this.#redact = secretRedactor(options.env ?? process.env);
-    this.#pool = new pg.Pool({
-      connectionString: url.href,
-      max: Math.max(1, Math.trunc(options.poolSize ?? 10)),
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-      idleTimeoutMillis: 10_000,
-      // A server that vanishes without closing the socket fails the query instead of hanging the run.
-      keepAlive: true,
-      application_name: 'harnesseval',
-    });
-    // An idle connection the server drops emits 'error' on the pool; unhandled, it would end the
-    // process. The next query simply takes a new connection.
-    this.#pool.on('error', () => undefined);
   }
 
   /** Connects, creates or upgrades the schema, and returns the store. */
@@ -120,7 +101,7 @@ export class PostgresStore implements ExperimentStore {
     const schema = options.schema ?? url.searchParams.get('schema') ?? 'harnesseval';
     const store = new PostgresStore(url, schema, options);
     try {
-      await store.#withClient('open the store', (client) =>
+      await store.#db.withClient('open the store', (client) =>
         migratePostgres(client, { schema, shown: store.location, mustExist: options.mustExist === true }),
       );
     } catch (error) {
@@ -139,7 +120,7 @@ export class PostgresStore implements ExperimentStore {
       this.#recordRow(checked.id, checkRecord(checked.id, record), indexes),
     );
     const text = encodeDocument(document, this.#redact, `experiment ${checked.id}`);
-    await this.#transaction(`store experiment ${checked.id}`, async (client) => {
+    await this.#db.transaction(`store experiment ${checked.id}`, async (client) => {
       try {
         await client.query(this.#sql.insertExperiment, [
           checked.id,
@@ -207,7 +188,7 @@ export class PostgresStore implements ExperimentStore {
     experimentId: string,
     decide: (text: string) => ExperimentPatch | undefined | Promise<ExperimentPatch | undefined>,
   ): Promise<boolean> {
-    return this.#transaction(`update experiment ${experimentId}`, async (client) => {
+    return this.#db.transaction(`update experiment ${experimentId}`, async (client) => {
       const locked = await client.query(this.#sql.lockExperiment, [experimentId]);
       const text = documentOf(locked.rows[0], experimentId);
       if (text === undefined) throw this.#notFound(experimentId);
@@ -227,7 +208,7 @@ export class PostgresStore implements ExperimentStore {
 
   async getExperiment(experimentId: string): Promise<Experiment | undefined> {
     // One snapshot: the document and the records agree even while workers commit.
-    return this.#transaction(
+    return this.#db.transaction(
       `read experiment ${experimentId}`,
       async (client) => {
         const found = await client.query({ ...this.#sql.experimentDocument, values: [experimentId] });
@@ -249,14 +230,14 @@ export class PostgresStore implements ExperimentStore {
 
   async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
     const query = listExperimentsQuery(quoteSchema(this.schema), filter);
-    return this.#withClient('list experiments', async (client) =>
+    return this.#db.withClient('list experiments', async (client) =>
       (await client.query(query.text, query.values)).rows.map(toSummary),
     );
   }
 
   async deleteExperiment(experimentId: string): Promise<boolean> {
     this.#taskOrder.delete(experimentId);
-    return this.#withClient(`delete experiment ${experimentId}`, async (client) => {
+    return this.#db.withClient(`delete experiment ${experimentId}`, async (client) => {
       // Records go with it (ON DELETE CASCADE).
       const result = await client.query(this.#sql.deleteExperiment, [experimentId]);
       return (result.rowCount ?? 0) > 0;
@@ -265,7 +246,7 @@ export class PostgresStore implements ExperimentStore {
 
   /** The connection's settings, for diagnostics and tests. */
   async settings(): Promise<{ synchronous_commit: string; schema_version: number }> {
-    return this.#withClient('read the settings', async (client) => {
+    return this.#db.withClient('read the settings', async (client) => {
       const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
       const version = await client.query<{ version: number }>(
         `SELECT max(version) AS version FROM ${quoteSchema(this.schema)}.migrations`,
@@ -278,10 +259,8 @@ export class PostgresStore implements ExperimentStore {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
     await this.#appends.idle();
-    this.#closed = true;
-    await this.#pool.end();
+    await this.#db.end();
   }
 
   async #prepareWrite(experimentId: string, record: RunRecord): Promise<RecordWrite> {
@@ -293,7 +272,7 @@ export class PostgresStore implements ExperimentStore {
   async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
     const column = (i: number) => writes.map((write) => write.row[i]);
     const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5].map(column)];
-    await this.#withClient(`store ${writes.length} runs`, async (client) => {
+    await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
       await client.query({ ...this.#sql.upsertRecords, values });
     });
   }
@@ -304,7 +283,7 @@ export class PostgresStore implements ExperimentStore {
   ): Promise<boolean> {
     const statement = mode === 'replace' ? this.#sql.upsertRecord : this.#sql.insertRecordOnce;
     const action = `store run ${checked.run_id} of experiment ${experimentId}`;
-    return this.#withClient(action, async (client) => {
+    return this.#db.withClient(action, async (client) => {
       try {
         // One statement outside a transaction block commits on its own before it returns.
         const result = await client.query({ ...statement, values: [experimentId, ...row] });
@@ -323,7 +302,7 @@ export class PostgresStore implements ExperimentStore {
   async #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
     const known = this.#taskOrder.get(experimentId);
     if (known !== undefined) return known;
-    const text = await this.#withClient(`read experiment ${experimentId}`, async (client) =>
+    const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
       documentOf(
         (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
         experimentId,
@@ -347,45 +326,6 @@ export class PostgresStore implements ExperimentStore {
     ];
   }
 
-  async #withClient<T>(action: string, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new HarnessEvalError('store', `the store ${this.location} is closed`);
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw storeError(action, this.location, error, this.#password);
-    }
-    let broken: Error | undefined;
-    try {
-      return await use(client);
-    } catch (error) {
-      // Only the server's own errors (with a severity) leave the connection usable; a socket
-      // that failed mid-query is closed, not handed to the next caller.
-      if (!HarnessEvalError.is(error) && !isServerError(error)) broken = new Error('connection failed');
-      throw storeError(action, this.location, error, this.#password);
-    } finally {
-      client.release(broken);
-    }
-  }
-
-  async #transaction<T>(
-    action: string,
-    use: (client: pg.PoolClient) => Promise<T>,
-    begin = 'BEGIN',
-  ): Promise<T> {
-    return this.#withClient(action, async (client) => {
-      await client.query(begin);
-      try {
-        const result = await use(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
-  }
-
   #notFound(experimentId: string): HarnessEvalError {
     return new HarnessEvalError('not_found', `no experiment ${experimentId} in ${this.location}`, {
       data: { experimentId },
@@ -393,49 +333,9 @@ export class PostgresStore implements ExperimentStore {
   }
 }
 
-function isServerError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { severity?: unknown }).severity === 'string'
-  );
-}
-
 function documentOf(raw: unknown, experimentId: string): string | undefined {
   if (raw === undefined) return undefined;
   const row = DocumentRowSchema.safeParse(raw);
   if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
   return row.data.document;
-}
-
-/**
- * The unique key the write did not target was hit: replacing by run_id met another record of the
- * same trial, or committing a trial once met its run_id on another trial.
- */
-function repeatedTrial(experimentId: string, record: RunRecord, mode: 'replace' | 'once'): HarnessEvalError {
-  const trial = `task ${record.task_id} epoch ${record.epoch}`;
-  const message =
-    mode === 'replace'
-      ? `experiment ${experimentId} already has a record of ${trial} under another run_id than ${record.run_id}`
-      : `run_id ${record.run_id} of experiment ${experimentId} is already the record of another trial than ${trial}`;
-  return new HarnessEvalError('invalid_input', message, {
-    data: { experimentId, runId: record.run_id, taskId: record.task_id, epoch: record.epoch },
-  });
-}
-
-/** A trial has one record: two records of one (task, epoch) would collide on the primary key. */
-function refuseRepeatedTrials(experimentId: string, records: readonly RunRecord[]): void {
-  const seen = new Map<string, string>();
-  for (const record of records) {
-    const key = JSON.stringify([record.task_id, record.epoch]);
-    const other = seen.get(key);
-    if (other !== undefined) {
-      throw new HarnessEvalError(
-        'invalid_input',
-        `experiment ${experimentId} has two records of task ${record.task_id} epoch ${record.epoch} (run_ids ${other} and ${record.run_id})`,
-        { data: { experimentId, runId: record.run_id } },
-      );
-    }
-    seen.set(key, record.run_id);
-  }
 }
