@@ -80,7 +80,7 @@ export async function compareAction(
   io: CliIO,
 ): Promise<void> {
   const format = formatFor(flags);
-  const experiments = await loadExperimentRefs(references, { cwd: io.cwd, store: flags.store });
+  const experiments = await loadExperimentRefs(references, { cwd: io.cwd, store: flags.store, env: io.env });
   const candidate = experiments[1];
   if (candidate === undefined)
     throw new HarnessEvalError('usage', 'compare needs a baseline and at least one candidate');

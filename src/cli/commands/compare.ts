@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Threshold } from '../../core/suite.ts';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 import { parseThresholdArg } from '../threshold-arg.ts';
 
 const examples = `
@@ -69,7 +70,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--fail-on-regression', 'exit 1 when a regression rule is broken')
     .option('--suite <file>', "read thresholds from this suite file (default: the candidate's suite file)")
     .option('--alpha <a>', 'significance level of the paired tests (default 0.05)', parseAlpha)
-    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (baseline: string, candidates: string[], flags: CompareFlags) => {
       const { compareAction } = await import('./compare-action.ts');

@@ -66,7 +66,11 @@ export async function powerAction(flags: PowerFlags, io: CliIO): Promise<void> {
     }
     report = powerFromSd(flags.sd, request);
   } else if (flags.baseline !== undefined) {
-    const [baseline] = await loadExperimentRefs([flags.baseline], { cwd: io.cwd, store: flags.store });
+    const [baseline] = await loadExperimentRefs([flags.baseline], {
+      cwd: io.cwd,
+      store: flags.store,
+      env: io.env,
+    });
     if (baseline === undefined) throw new HarnessEvalError('not_found', `no experiment ${flags.baseline}`);
     report = powerFromBaseline(baseline, {
       ...request,

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -67,7 +68,7 @@ export function register(program: Command, io: CliIO): void {
     .addOption(
       new Option('-f, --format <format>', 'output format').choices(['console', 'json']).default('console'),
     )
-    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (flags: PowerFlags) => {
       const { powerAction } = await import('./power-action.ts');

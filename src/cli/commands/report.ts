@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type CliIO, useColor, writeLine } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -39,7 +40,7 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       ? [{ format: flags.format ?? 'console' }]
       : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
   const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
-  const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store });
+  const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
   for (const [index, target] of targets.entries()) {
     const reporter = reporters[index];
     if (reporter === undefined) continue;
@@ -72,7 +73,7 @@ export function register(program: Command, io: CliIO): void {
       collect,
       [],
     )
-    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (reference: string, flags: ReportFlags) => reportAction(reference, flags, io));
 }

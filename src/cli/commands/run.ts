@@ -6,10 +6,16 @@ import type { HarnessConfig } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
-import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import { type CliIO, useColor } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
+import {
+  chosenStore,
+  openCliStore,
+  STORE_OPTION_HELP,
+  shownStore,
+  storeLocation,
+} from '../store-location.ts';
 
 interface RunFlags {
   harness?: string;
@@ -23,7 +29,8 @@ interface RunFlags {
   resume?: string;
   reporter: string[];
   output: string[];
-  store: string | false;
+  /** A location, false for --no-store, absent for $HARNESSEVAL_STORE or the default file. */
+  store?: string | false;
   durability: 'normal' | 'full';
   seed?: number;
   failOnThreshold: boolean;
@@ -32,8 +39,6 @@ interface RunFlags {
   judge?: string;
   progress: boolean;
 }
-
-const DEFAULT_STORE = '.harnesseval/harnesseval.db';
 
 const examples = `
 Examples:
@@ -95,7 +100,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
-    .option('--store <path>', 'SQLite store file', DEFAULT_STORE)
+    .option('--store <location>', STORE_OPTION_HELP)
     .option('--no-store', 'do not store the experiment')
     .addOption(
       new Option(
@@ -153,7 +158,9 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   }
 
   const store =
-    flags.store === false ? undefined : await openStoreAt(resolve(io.cwd, flags.store), flags.durability);
+    flags.store === false
+      ? undefined
+      : await openCliStore(storeLocation(flags.store, io), { durability: flags.durability });
   const { getReporter, reporterForFile } = await import('../../reporters/registry.ts');
   const fileReporters: { reporter: ReporterV1; destination: string }[] = [];
   const stdoutReporters: ReporterV1[] = [];
@@ -265,7 +272,10 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     await reporter.report(experiment, { destination });
     io.stderr.write(`wrote ${destination}\n`);
   }
-  if (store !== undefined) io.stderr.write(`stored experiment ${experiment.id} in ${flags.store}\n`);
+  if (store !== undefined && flags.store !== false)
+    io.stderr.write(
+      `stored experiment ${experiment.id} in ${shownStore(chosenStore(flags.store, io.env))}\n`,
+    );
 
   if (experiment.status === 'interrupted') {
     io.stderr.write(`harnesseval: interrupted; resume with: ${resumeCommand(file, flags, experiment.id)}\n`);
@@ -281,18 +291,13 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   return EXIT.ok;
 }
 
-async function openStoreAt(path: string, durability: 'normal' | 'full'): Promise<ExperimentStore> {
-  const { openStore } = await import('../../store/index.ts');
-  return openStore(path, { durability });
-}
-
 /** The command that continues this run: same file, harness and store. */
 function resumeCommand(file: string, flags: RunFlags, id: string): string {
   const quote = (arg: string) => (/^[\w./:@-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
   const parts = ['harnesseval', 'run', quote(file), '--resume', id];
   if (flags.harness !== undefined) parts.push('--harness', quote(flags.harness));
-  if (typeof flags.store === 'string' && flags.store !== DEFAULT_STORE)
-    parts.push('--store', quote(flags.store));
+  // A store from $HARNESSEVAL_STORE is found again the same way; a URL's password is not printed.
+  if (typeof flags.store === 'string') parts.push('--store', quote(shownStore(flags.store)));
   return parts.join(' ');
 }
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HarnessEvalError } from '../../core/errors.ts';
-import { defaultStorePath, openStore } from '../../store/index.ts';
 import {
   experimentToJson,
   exportExperiment,
@@ -11,27 +10,27 @@ import {
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';
+import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
 import { renderList, renderShow, safe, summarize } from './runs-render.ts';
 
 interface StoreChoice {
   readonly store?: string | undefined;
 }
 
-function storePath(io: CliIO, choice: StoreChoice): string {
-  return choice.store === undefined ? defaultStorePath(io.cwd) : resolve(io.cwd, choice.store);
-}
-
-/** Opens the store for one command and always closes it. Only `import` may create a new store file. */
+/**
+ * Opens the store for one command and always closes it; `use` gets the store's name for
+ * messages (a URL without its password). Only `import` may create a new store.
+ */
 async function withStore<T>(
   io: CliIO,
   choice: StoreChoice,
   mode: 'existing' | 'create',
-  use: (store: ExperimentStore, path: string) => Promise<T>,
+  use: (store: ExperimentStore, shown: string) => Promise<T>,
 ): Promise<T> {
-  const path = storePath(io, choice);
-  const store = await openStore(path, { env: io.env, mustExist: mode === 'existing' });
+  const location = storeLocation(choice.store, io);
+  const store = await openCliStore(location, { env: io.env, mustExist: mode === 'existing' });
   try {
-    return await use(store, path);
+    return await use(store, shownStore(location));
   } finally {
     await store.close();
   }
@@ -60,19 +59,24 @@ export async function listRuns(
     format: 'table' | 'json';
   },
 ): Promise<void> {
-  const path = storePath(io, options);
-  if (!existsSync(path)) {
-    if (options.format === 'json') writeLine(io.stdout, '[]');
-    else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
-    return;
-  }
+  const location = storeLocation(options.store, io);
+  const path = shownStore(location);
   const list = await withStore(io, options, 'existing', (store) =>
     store.listExperiments({
       ...(options.harness === undefined ? {} : { harness: options.harness }),
       ...(options.suite === undefined ? {} : { suite: options.suite }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
     }),
-  );
+  ).catch((error: unknown) => {
+    // No store yet (no file, or a database without our tables) is an empty list, not an error.
+    if (HarnessEvalError.is(error) && error.code === 'not_found' && !existsSync(location)) return undefined;
+    throw error;
+  });
+  if (list === undefined) {
+    if (options.format === 'json') writeLine(io.stdout, '[]');
+    else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
+    return;
+  }
   if (options.format === 'json') writeLine(io.stdout, JSON.stringify(list, null, 2));
   else if (list.length === 0) writeLine(io.stdout, `No experiments match in ${safe(path)}.`);
   else writeLine(io.stdout, renderList(list));

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 import type { RegisterCommand } from './index.ts';
 
 const EXAMPLES = `
@@ -11,6 +12,7 @@ Examples:
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete 01J9Z
   $ harnesseval runs --store ci/harnesseval.db list
+  $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
 
 function parseLimit(value: string): number {
@@ -39,7 +41,7 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
   const runs = program
     .command('runs')
     .description('list, show, export, import and delete stored experiments')
-    .option('--store <path>', 'the store file (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', EXAMPLES);
 
   runs

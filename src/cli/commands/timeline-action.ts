@@ -52,7 +52,7 @@ async function lineage(store: ExperimentStore, flags: TimelineFlags): Promise<Ex
 }
 
 export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<void> {
-  const store = await openStoreForReading({ cwd: io.cwd, store: flags.store });
+  const store = await openStoreForReading({ cwd: io.cwd, store: flags.store, env: io.env });
   let experiments: Experiment[];
   try {
     experiments = await lineage(store, flags);

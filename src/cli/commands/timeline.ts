@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -38,7 +39,7 @@ export function register(program: Command, io: CliIO): void {
         .choices(['console', 'markdown', 'json', 'html'])
         .default('console'),
     )
-    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (flags: TimelineFlags) => {
       const { timelineAction } = await import('./timeline-action.ts');
