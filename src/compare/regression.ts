@@ -1,7 +1,6 @@
 import type { Threshold } from '../core/suite.ts';
-import { formatMetricNumber } from '../scoring/metric-format.ts';
+import { formatMetricNumber, formatPValue } from '../metrics/format.ts';
 import { relativeWorsening } from './delta.ts';
-import { formatPValue } from './format.ts';
 import type { Comparison, MetricComparison, RegressionViolation } from './types.ts';
 
 /** Values that equal a bound up to float rounding meet it (as `checkThresholds` does). */

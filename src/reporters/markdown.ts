@@ -1,5 +1,5 @@
 import type { Experiment } from '../core/experiment.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { metricCells } from '../metrics/format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {

@@ -1,8 +1,11 @@
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
+import {
+  renderTimelineConsole,
+  renderTimelineHtml,
+  renderTimelineMarkdown,
+} from '../../reporters/timeline/index.ts';
 import type { ExperimentStore, ExperimentSummary } from '../../store/types.ts';
-import { renderTimelineHtml } from '../../timeline/html.ts';
-import { renderTimelineConsole, renderTimelineMarkdown } from '../../timeline/render.ts';
 import { buildTimeline } from '../../timeline/timeline.ts';
 import { openStoreForReading } from '../experiment-refs.ts';
 import type { CliIO } from '../io.ts';

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareExperiments } from '../../../src/compare/compare.ts';
-import { renderComparisonConsole } from '../../../src/compare/console.ts';
-import { renderComparisonHtml } from '../../../src/compare/html.ts';
-import { renderComparisonMarkdown } from '../../../src/compare/markdown.ts';
+import {
+  renderComparisonConsole,
+  renderComparisonHtml,
+  renderComparisonMarkdown,
+} from '../../../src/reporters/comparison/index.ts';
 import { experimentOf } from '../../helpers/comparison.ts';
 
 const many = Array.from({ length: 30 }, (_, i) => `task-${i}`);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderTimelineConsole, renderTimelineMarkdown } from '../../../src/timeline/render.ts';
-import { sparkline } from '../../../src/timeline/sparkline.ts';
+import {
+  renderTimelineConsole,
+  renderTimelineMarkdown,
+  sparkline,
+} from '../../../src/reporters/timeline/index.ts';
 import { buildTimeline } from '../../../src/timeline/timeline.ts';
 import { experimentOf } from '../../helpers/comparison.ts';
 

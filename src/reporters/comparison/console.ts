@@ -1,7 +1,7 @@
-import { escapeControl } from '../util/terminal-text.ts';
+import type { Comparison, FlippedTask, MetricComparison } from '../../compare/types.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
+import { textTable } from '../text-table.ts';
 import { formatInterval, formatPValue, mcnemarNote, passRate, signedValue, verdictNote } from './format.ts';
-import { textTable } from './text-table.ts';
-import type { Comparison, FlippedTask, MetricComparison } from './types.ts';
 
 /** Colours for the terminal (the CLI's `paint(enabled)` fits); identity functions when absent. */
 export interface Paint {

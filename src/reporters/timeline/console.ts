@@ -1,8 +1,8 @@
-import { textTable } from '../compare/text-table.ts';
-import { markdownCell } from '../reporters/markdown.ts';
-import { escapeControl } from '../util/terminal-text.ts';
+import type { Timeline } from '../../timeline/timeline.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
+import { markdownCell } from '../markdown.ts';
+import { textTable } from '../text-table.ts';
 import { sparkline } from './sparkline.ts';
-import type { Timeline } from './timeline.ts';
 
 const HEADINGS: Readonly<Record<string, string>> = {
   hitl_unplanned: 'Unplanned HITL',

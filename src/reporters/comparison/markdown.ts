@@ -1,6 +1,6 @@
-import { markdownCell } from '../reporters/markdown.ts';
+import type { Comparison, FlippedTask, MetricComparison } from '../../compare/types.ts';
+import { markdownCell } from '../markdown.ts';
 import { formatInterval, formatPValue, passRate, signedValue } from './format.ts';
-import type { Comparison, FlippedTask, MetricComparison } from './types.ts';
 
 export interface ComparisonMarkdownOptions {
   /** Metric rows before "N more metrics" (default 12). */

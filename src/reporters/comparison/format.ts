@@ -1,5 +1,5 @@
-import { formatMetricNumber } from '../scoring/metric-format.ts';
-import type { MetricComparison, MetricDelta } from './types.ts';
+import type { MetricComparison, MetricDelta } from '../../compare/types.ts';
+import { formatMetricNumber } from '../../metrics/format.ts';
 
 /** Shared by the console and markdown views, so both say the same thing the same way. */
 

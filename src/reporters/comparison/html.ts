@@ -1,6 +1,6 @@
-import { escapeHtml, renderPage } from '../reporters/html/index.ts';
+import type { Comparison, FlippedTask } from '../../compare/types.ts';
+import { escapeHtml, renderPage } from '../html/index.ts';
 import { formatInterval, formatPValue, passRate, signedValue, verdictNote } from './format.ts';
-import type { Comparison, FlippedTask } from './types.ts';
 
 function cellClass(isRegression: boolean, isImprovement: boolean): string {
   return isRegression ? ' class="fail"' : isImprovement ? ' class="pass"' : '';

@@ -1,6 +1,6 @@
-import { escapeHtml, lineChart, renderPage } from '../reporters/html/index.ts';
-import { metricHeading } from './render.ts';
-import type { Timeline } from './timeline.ts';
+import type { Timeline } from '../../timeline/timeline.ts';
+import { escapeHtml, lineChart, renderPage } from '../html/index.ts';
+import { metricHeading } from './console.ts';
 
 /** A timeline as a self-contained HTML page: the seed's table and one line chart per metric. */
 export function renderTimelineHtml(timeline: Timeline, options: { readonly nonce?: string } = {}): string {

@@ -1,0 +1,3 @@
+export { metricHeading, renderTimelineConsole, renderTimelineMarkdown } from './console.ts';
+export { renderTimelineHtml } from './html.ts';
+export { sparkline } from './sparkline.ts';
