@@ -91,9 +91,16 @@ export async function compareAction(
     thresholds[metric] = { ...thresholds[metric], ...rule };
   if (flags.failOnRegression && Object.keys(thresholds).length === 0)
     thresholds = defaultRules(experiments, flags.metric);
+  if (flags.margin !== undefined && !flags.sequential)
+    throw new HarnessEvalError('usage', '--margin needs --sequential');
+  const { sameVersionRuns } = await import('../version-runs.ts');
   const comparison = compareExperiments(experiments, {
     ...(flags.metric ? { metrics: flags.metric } : {}),
     ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
+    ...(flags.adjust === undefined ? {} : { adjust: flags.adjust }),
+    ...(flags.excludeFlaky ? { excludeFlaky: true } : {}),
+    ...(flags.sequential ? { sequential: { margin: flags.margin ?? 0.05 } } : {}),
+    versionRuns: await sameVersionRuns(experiments, { cwd: io.cwd, store: flags.store }),
     thresholds,
   });
   const text = render(comparison, format, io, flags.output !== undefined);

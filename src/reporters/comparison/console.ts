@@ -1,7 +1,21 @@
-import type { Comparison, FlippedTask, MetricComparison } from '../../compare/types.ts';
+import type { Comparison, FlippedTask, MetricComparison, MetricDelta } from '../../compare/types.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { textTable } from '../text-table.ts';
-import { formatInterval, formatPValue, mcnemarNote, passRate, signedValue, verdictNote } from './format.ts';
+import {
+  adjustLabel,
+  differenceInterval,
+  flakyLine,
+  formatPValue,
+  metricNumber,
+  passRate,
+  scopeLine,
+  sequentialLine,
+  signedValue,
+  testLine,
+  testShort,
+  verdictNote,
+} from './format.ts';
+import { shownValues } from './values.ts';
 
 /** Colours for the terminal (the CLI's `paint(enabled)` fits); identity functions when absent. */
 export interface Paint {
@@ -19,18 +33,27 @@ export interface ComparisonConsoleOptions {
 
 const plain: Paint = { red: (s) => s, green: (s) => s, yellow: (s) => s, dim: (s) => s };
 
-function statsRows(comparison: Comparison, candidate: number) {
-  return comparison.metrics.map((m: MetricComparison) => {
-    const d = m.deltas[candidate];
-    const p = d?.paired ?? null;
-    return [
-      signedValue(m, p?.mean_difference ?? null),
-      formatInterval(m, p?.ci95 ?? null),
-      formatPValue(p?.p_value ?? null),
-      p?.significant ? '*' : '',
-      d ? verdictNote(m, d) : '',
-    ];
-  });
+function statsCells(comparison: Comparison, m: MetricComparison, d: MetricDelta | undefined): string[] {
+  const p = d?.paired ?? null;
+  return [
+    signedValue(m, p?.mean_difference ?? null),
+    differenceInterval(m, p?.ci95 ?? null),
+    formatPValue(p?.p_value ?? null),
+    comparison.adjust === 'none' ? '' : formatPValue(p?.p_adjusted ?? null),
+    testShort(p),
+    d ? verdictNote(m, d) : '',
+  ];
+}
+
+function statsColumns(comparison: Comparison) {
+  return [
+    { head: 'diff', align: 'right' as const },
+    { head: '95% CI' },
+    { head: 'p', align: 'right' as const },
+    { head: comparison.adjust === 'none' ? '' : `p ${adjustLabel(comparison)}`, align: 'right' as const },
+    { head: 'test' },
+    { head: 'note' },
+  ];
 }
 
 function flippedLines(title: string, tasks: readonly FlippedTask[], mark: string, max: number): string[] {
@@ -38,19 +61,31 @@ function flippedLines(title: string, tasks: readonly FlippedTask[], mark: string
   const lines = [title];
   for (const t of tasks.slice(0, max)) {
     const rates = `${passRate(t.baseline_pass_rate)} → ${passRate(t.pass_rate)}`;
+    const flaky = t.flaky ? '  (flaky)' : '';
     lines.push(
-      `  ${mark} ${escapeControl(t.task_id)}  ${rates}${t.explanation ? `  ${escapeControl(t.explanation)}` : ''}`,
+      `  ${mark} ${escapeControl(t.task_id)}  ${rates}${flaky}${t.explanation ? `  ${escapeControl(t.explanation)}` : ''}`,
     );
   }
   if (tasks.length > max) lines.push(`  … ${tasks.length - max} more`);
   return lines;
 }
 
+function colour(
+  paint: Paint,
+  delta: MetricDelta | undefined,
+  text: string,
+  onlySignificant: boolean,
+): string {
+  if (delta === undefined || (onlySignificant && !delta.paired?.significant)) return text;
+  return delta.is_regression ? paint.red(text) : delta.is_improvement ? paint.green(text) : text;
+}
+
 /**
  * The seed's comparison table — a row per metric, a column per experiment, the change against A
- * as a percentage — followed by the paired test of the first candidate against A (difference,
- * 95% CI, p, `*` when significant, and what a non-significant test could have detected), then
- * the tasks that flipped.
+ * as a percentage — with the paired test of the first candidate against A (difference, 95% CI,
+ * p and p adjusted over the metrics, the test, and what a non-significant test could have
+ * detected); totals (cost) in a summary below; then the tasks that flipped, flaky tasks, the
+ * test behind each row, warnings and broken rules.
  */
 export function renderComparisonConsole(
   comparison: Comparison,
@@ -66,80 +101,88 @@ export function renderComparisonConsole(
       ? `Comparison: ${a.harness.name} ${comparison.experiments.map((e) => e.label).join(' vs ')}`
       : `Comparison: ${comparison.experiments.map((e) => e.label).join(' vs ')}`;
   const suites = [...new Set(comparison.experiments.map((e) => e.suite.id))];
-  const lines = [escapeControl(title), `Suite: ${escapeControl(suites.join(', '))}`, '---'];
+  const lines = [escapeControl(title), `Suite: ${escapeControl(suites.join(', '))}`];
+  for (const [i, pair] of comparison.pairs.entries())
+    lines.push(
+      `${escapeControl(candidates[i]?.label ?? '')} vs ${escapeControl(a.label)}: ${scopeLine(pair, a.label, candidates[i]?.label ?? '')}`,
+    );
+  lines.push('---');
 
+  const rows = comparison.metrics.filter((m) => m.aggregate !== 'sum');
+  const totals = comparison.metrics.filter((m) => m.aggregate === 'sum');
   const first = candidates[0];
+  const { heads, cells } = shownValues(comparison);
   const columns = [
     { head: '' },
-    ...comparison.experiments.map((e) => ({ head: e.label, align: 'right' as const })),
+    ...heads.map((head) => ({ head, align: 'right' as const })),
     ...candidates.map((c) => ({
       head: candidates.length > 1 ? `Δ ${c.label}` : 'delta',
       align: 'right' as const,
     })),
-    ...(first
-      ? [
-          { head: 'diff', align: 'right' as const },
-          { head: '95% CI' },
-          { head: 'p', align: 'right' as const },
-          { head: '' },
-          { head: 'note' },
-        ]
-      : []),
+    ...(first ? statsColumns(comparison) : []),
   ];
-  const stats = statsRows(comparison, 0);
-  const rows = comparison.metrics.map((m, r) => [
+  const table = rows.map((m) => [
     m.name,
-    ...m.values.map((v) => v.formatted_value),
+    ...cells(m),
     ...m.deltas.map((d) => d.percent_label),
-    ...(first ? (stats[r] ?? []) : []),
+    ...(first ? statsCells(comparison, m, m.deltas[0]) : []),
   ]);
-  const deltaStart = 1 + comparison.experiments.length;
+  const deltaStart = 1 + heads.length;
   lines.push(
-    ...textTable(columns, rows, (r, c, text) => {
-      const metric = comparison.metrics[r];
+    ...textTable(columns, table, (r, c, text) => {
+      const metric = rows[r];
       const delta = metric?.deltas[c - deltaStart];
-      if (delta === undefined) {
-        // The note column: colour a significant verdict.
-        const d0 = metric?.deltas[0];
-        if (c === columns.length - 1 && d0?.paired?.significant)
-          return d0.is_regression ? paint.red(text) : d0.is_improvement ? paint.green(text) : text;
-        return text;
-      }
-      return delta.is_regression ? paint.red(text) : delta.is_improvement ? paint.green(text) : text;
+      if (delta !== undefined && c < deltaStart + candidates.length) return colour(paint, delta, text, false);
+      // The note column: colour a significant verdict.
+      if (c === columns.length - 1) return colour(paint, metric?.deltas[0], text, true);
+      return text;
     }),
   );
 
   for (const [i, c] of candidates.entries()) {
     if (i > 0) {
       lines.push('', `Paired tests: ${escapeControl(c.label)} vs ${escapeControl(a.label)}`);
-      const rowsI = statsRows(comparison, i).map((row, r) => [comparison.metrics[r]?.name ?? '', ...row]);
-      lines.push(
-        ...textTable(
-          [
-            { head: '' },
-            { head: 'diff', align: 'right' },
-            { head: '95% CI' },
-            { head: 'p', align: 'right' },
-            { head: '' },
-            { head: 'note' },
-          ],
-          rowsI,
-        ),
-      );
+      const more = rows.map((m) => [m.name, ...statsCells(comparison, m, m.deltas[i])]);
+      lines.push(...textTable([{ head: '' }, ...statsColumns(comparison)], more));
     }
-    const notes = comparison.metrics.flatMap((m) => {
-      const note = m.deltas[i] ? mcnemarNote(m.deltas[i]) : undefined;
-      return note ? [`${m.name}: ${note}`] : [];
-    });
     const pair = comparison.pairs[i];
     if (pair === undefined) continue;
+    const adjust =
+      comparison.adjust === 'none'
+        ? 'no adjustment for the number of metrics'
+        : `"significant" uses p adjusted over the metrics (${adjustLabel(comparison)})`;
     lines.push(
       '',
       paint.dim(
-        `${c.label} vs ${a.label}: paired over ${pair.shared_tasks} shared tasks; * = significant at α = ${comparison.alpha}`,
+        `${c.label} vs ${a.label}: α = ${comparison.alpha}; ${adjust}; ▲/▼ = a significant rise/fall`,
       ),
     );
-    lines.push(...notes.map((n) => paint.dim(n)));
+    for (const m of rows) {
+      const d = m.deltas[i];
+      if (d?.paired) lines.push(paint.dim(`  ${m.name}: ${testLine(m, d)}`));
+    }
+    for (const m of totals) {
+      const d = m.deltas[i];
+      if (d === undefined) continue;
+      const p = d.paired;
+      const stats = p
+        ? ` (${signedValue(m, p.mean_difference)}, 95% CI ${differenceInterval(m, p.ci95)}, p ${formatPValue(p.p_value)}, ${testShort(p)})`
+        : '';
+      lines.push(
+        `Total ${m.name} over ${pair.shared_tasks} shared tasks: ${metricNumber(m, d.baseline_value)} → ${metricNumber(m, d.value)}${stats}`,
+      );
+    }
+    const sequential = comparison.metrics.flatMap((m) => {
+      const d = m.deltas[i];
+      const line = d ? sequentialLine(m, d) : undefined;
+      return line ? [`  ${line}`] : [];
+    });
+    if (sequential.length > 0)
+      lines.push(
+        '',
+        `Sequential (always-valid confidence sequence, α = ${comparison.alpha}):`,
+        ...sequential,
+      );
     const flips = [
       ...flippedLines(
         paint.red(`Regressions (${escapeControl(c.label)}: pass → fail): ${pair.regressions.length}`),
@@ -155,6 +198,15 @@ export function renderComparisonConsole(
       ),
     ];
     if (flips.length > 0) lines.push('', ...flips);
+    if (pair.flaky.length > 0) {
+      lines.push(
+        '',
+        paint.yellow(
+          `Flaky tasks (the verdict changes between attempts of one version): ${pair.flaky.length}`,
+        ),
+      );
+      for (const t of pair.flaky.slice(0, max)) lines.push(`  ~ ${escapeControl(flakyLine(t))}`);
+    }
   }
   if (comparison.warnings.length > 0)
     lines.push('', ...comparison.warnings.map((w) => paint.yellow(`warning: ${escapeControl(w)}`)));
