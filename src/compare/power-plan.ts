@@ -155,7 +155,9 @@ export function powerFromBaseline(
   const fromTasks = options.from ? perEpochValues(options.from, metric) : undefined;
   const runEpochs = Math.max(1, baseline.settings.epochs);
   const epochs = options.epochs ?? runEpochs;
-  if (isVerdicts(perTask) && epochs === 1 && (fromTasks === undefined || isVerdicts(fromTasks))) {
+  // Only a rate is a pass/fail verdict per task: a count of 0 or 1 is not.
+  const rate = metricForResult(metric)?.calculate(metricInput(baseline)).unit === 'ratio';
+  if (rate && isVerdicts(perTask) && epochs === 1 && (fromTasks === undefined || isVerdicts(fromTasks))) {
     return planBinary(baseline, perTask, { ...options, metric, epochs, fromTasks });
   }
   const notes: string[] = [];
