@@ -1,5 +1,7 @@
 import type { RunRecord } from '../core/run-record.ts';
 import { groupBy } from '../stats/clustered.ts';
+import { emptyResult, metricResult } from './aggregate.ts';
+import { defineBuiltin } from './define.ts';
 
 /**
  * Flaky tasks: tasks whose verdict changes from one attempt to the next with nothing changed —
@@ -51,3 +53,23 @@ export function flakyTasks(runs: readonly FlakinessRun[]): FlakyTask[] {
   }
   return flaky;
 }
+
+/**
+ * The number of flaky tasks among those with at least two finished attempts (n), with each one's
+ * attempts, passes and flip rate in `details.tasks`. n/a with one attempt per task: a single
+ * attempt cannot show flakiness. It counts tasks, so it has no interval and no paired test.
+ */
+export const flakyTasksMetric = defineBuiltin('flaky_tasks', {
+  unit: 'count',
+  calculate(input, shape) {
+    const finished = input.records.filter((r) => r.outcome !== 'pending');
+    const repeated = [...groupBy(finished, (r) => r.task_id).values()].filter((g) => g.length >= 2).length;
+    const flaky = flakyTasks([{ id: 'this run', records: input.records }]);
+    const details = {
+      tasks: flaky.map(({ runs: _runs, ...task }) => task),
+      rule: 'a task with both a pass and a non-pass among its finished attempts',
+    };
+    if (repeated === 0) return emptyResult(shape, { ...details, reason: 'one attempt per task' });
+    return metricResult(shape, { value: flaky.length, stderr: null, n: repeated }, details, { ci: null });
+  },
+});

@@ -3,6 +3,7 @@ import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -165,6 +166,16 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   ];
 }
 
+function flakyBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    s.bold(`${FLAKY_TITLE}: ${flaky.length}`),
+    ...flaky.map((t) => truncateToWidth(`~ ${escapeControl(flakyDescription(t))}`, width)),
+  ];
+}
+
 function violationsBlock(experiment: Experiment, width: number, s: Styles): string[] {
   if (experiment.violations.length === 0) return [];
   return [
@@ -199,6 +210,7 @@ export function renderConsole(experiment: Experiment, options: ReportOptions = {
     '',
     ...(experiment.records.length === 0 ? ['No trials recorded.'] : resultsTable(experiment, width, s)),
     ...metricsBlock(experiment, width),
+    ...flakyBlock(experiment, options, width, s),
     ...violationsBlock(experiment, width, s),
     '',
     verdictLine(experiment, width, s),
