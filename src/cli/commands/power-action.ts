@@ -18,8 +18,8 @@ function correlationText(report: PowerReport): string {
   const r = num(report.correlation);
   if (report.correlation_source === 'observed')
     return `correlation ${r}, observed with ${report.from_id ?? ''}`;
-  if (report.correlation_source === 'given') return `correlation ${r} (given)`;
-  return `correlation ${r} (assumed)`;
+  if (report.correlation_source === 'given') return `correlation ${r}, given`;
+  return `correlation ${r}, assumed`;
 }
 
 export function renderPowerReport(report: PowerReport): string {
