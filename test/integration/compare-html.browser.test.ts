@@ -26,6 +26,12 @@ function lineage(version: string, passRate: number, date: string) {
   return experimentOf(`exp-${version}`, trials, { version, name: 'tf-harness', createdAt: date });
 }
 
+/** A computed style property, run in the page (this project type-checks without the DOM lib). */
+function computedStyle(el: unknown, property: string): string {
+  const view = globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> };
+  return view.getComputedStyle(el)[property] ?? '';
+}
+
 const available = existsSync(CHROMIUM);
 if (!available && process.env['CI'])
   throw new Error(`${CHROMIUM} is missing: install Debian's chromium for the browser tests`);
@@ -99,13 +105,11 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
     // v0.5.0: success rises 25% -> 90% on 8 of 12 tasks (McNemar p = 0.0078, Holm < 0.05): green.
     const success = plots.nth(1).locator('g.forest-row[data-metric="success_rate"]');
     expect(await success.getAttribute('class')).toBe('forest-row better');
-    const dot = success.locator('circle.dot');
-    const [fill, passColour] = await dot.evaluate((el) => [
-      getComputedStyle(el).fill,
-      getComputedStyle(document.documentElement).getPropertyValue('--pass').trim(),
-    ]);
-    expect(fill).not.toBe('');
-    expect(passColour).not.toBe('');
+    // Green, not the grey of a non-significant row (v0.3.0: 3 flips, McNemar p = 0.25).
+    const unchanged = first.locator('g.forest-row[data-metric="success_rate"]');
+    expect(await unchanged.getAttribute('class')).toBe('forest-row same');
+    const fill = await success.locator('circle.dot').evaluate(computedStyle, 'fill');
+    expect(fill).not.toBe(await unchanged.locator('circle.dot').evaluate(computedStyle, 'fill'));
     // Cost fell (lower is better) on every task: an improvement, green too, left of the zero line.
     const cost = plots.nth(1).locator('g.forest-row[data-metric="cost_per_task"]');
     expect(await cost.getAttribute('class')).toBe('forest-row better');
@@ -128,11 +132,8 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
     const cells = await row.locator('td').allTextContents();
     expect(cells.some((c) => c.startsWith('▲ '))).toBe(true);
     const green = row.locator('td.pass').first();
-    const colour = await green.evaluate((el) => getComputedStyle(el).color);
-    const plain = await row
-      .locator('td')
-      .first()
-      .evaluate((el) => getComputedStyle(el).color);
+    const colour = await green.evaluate(computedStyle, 'color');
+    const plain = await row.locator('td').first().evaluate(computedStyle, 'color');
     expect(colour).not.toBe(plain);
     const tests = (await page.locator('ul.tests').textContent()) ?? '';
     expect(tests).toContain('success_rate: McNemar exact test on 12 shared tasks');
