@@ -1,7 +1,8 @@
 import type { Experiment } from '../core/experiment.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { metricCells } from '../metrics/format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -11,7 +12,7 @@ import {
   trialName,
   trialScore,
 } from './record-view.ts';
-import type { ReporterV1 } from './types.ts';
+import type { ReporterV1, ReportOptions } from './types.ts';
 
 /** A PR comment stays readable (and under GitHub's 65,536-character limit) with at most this many failures. */
 export const MAX_FAILURE_ROWS = 20;
@@ -58,6 +59,17 @@ function metricsSection(experiment: Experiment): string[] {
   ];
 }
 
+function flakySection(experiment: Experiment, options: ReportOptions): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    `### ${FLAKY_TITLE}`,
+    '',
+    ...flaky.map((t) => `- :warning: ${markdownCell(flakyDescription(t))}`),
+  ];
+}
+
 function violationsSection(experiment: Experiment): string[] {
   if (experiment.violations.length === 0) return [];
   return [
@@ -92,7 +104,7 @@ function failuresSection(experiment: Experiment): string[] {
 }
 
 /** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures. */
-export function renderMarkdown(experiment: Experiment): string {
+export function renderMarkdown(experiment: Experiment, options: ReportOptions = {}): string {
   const verdict = experimentVerdict(experiment);
   const counts = countOutcomes(experiment);
   const suite = markdownCell(experiment.suite.name ?? experiment.suite.id, 120);
@@ -102,6 +114,7 @@ export function renderMarkdown(experiment: Experiment): string {
     '',
     `**${verdict}** — ${outcomeSummary(counts)} · experiment ${markdownCell(experiment.id, 120)}`,
     ...metricsSection(experiment),
+    ...flakySection(experiment, options),
     ...violationsSection(experiment),
     ...failuresSection(experiment),
   ];
@@ -114,7 +127,7 @@ export function createMarkdownReporter(): ReporterV1 {
     name: 'markdown',
     extensions: ['.md', '.markdown'],
     async report(experiment, options) {
-      return deliver(renderMarkdown(experiment), options);
+      return deliver(renderMarkdown(experiment, options), options);
     },
   };
 }
