@@ -12,6 +12,7 @@ import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
+import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
@@ -76,6 +77,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   };
 
   const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
+  // As many slow pattern matches may run at once as trials do (each on its own worker).
+  sizeMatchPool(settings.concurrency);
   const rubrics = await RubricGrader.create(options.suite, options.judge, env, options.judgeCompletion);
   const checks = await TrialChecks.prepare(options.suite, tasks, env, rubrics);
   experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
