@@ -19,7 +19,10 @@ const MAX_CELL_LENGTH = 300;
 
 /**
  * Makes text safe inside a GFM table cell: `|` would end the cell and a newline the row; HTML
- * tags (`<script>`, `<details>`) would render; control characters become visible escapes.
+ * tags (`<script>`, `<details>`) and `<http://…>` autolinks would render; `[`/`]` would make link
+ * and image syntax live (`![i](http://host/beacon.png)` in a PR comment loads the image); `*`,
+ * `~` and backticks would format; control characters become visible escapes. `_` is left alone:
+ * GFM never emphasises inside a word, and task ids are full of underscores.
  */
 export function markdownCell(text: string, max = MAX_CELL_LENGTH): string {
   const oneLine = Array.from(escapeControl(text.replace(/\r\n|\r|\n/g, ' ')));
@@ -31,7 +34,8 @@ export function markdownCell(text: string, max = MAX_CELL_LENGTH): string {
     .replaceAll('>', '&gt;')
     .replaceAll('\\', '\\\\')
     .replaceAll('|', '\\|')
-    .replaceAll('`', '\\`');
+    .replaceAll('`', '\\`')
+    .replace(/[[\]*~]/g, '\\$&');
 }
 
 function table(head: readonly string[], align: readonly ('l' | 'r')[], rows: readonly string[][]): string[] {
@@ -46,9 +50,9 @@ function metricsSection(experiment: Experiment): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n)].map((cell, i) =>
-      i === 0 ? cell : markdownCell(cell),
-    );
+    // The numbers are formatted here, not taken from anyone: only a cell-ending `|` could harm them.
+    const ours = (cell: string) => cell.replaceAll('|', '\\|');
+    return [markdownCell(c.name), ours(c.value), ours(c.margin), ours(c.interval), String(m.n)];
   });
   return [
     '',

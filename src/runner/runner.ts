@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { refuseTooDeep } from '../adapters/agent-result.ts';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import {
@@ -179,7 +180,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           }),
       });
       if (deadlines.aborted) return undefined;
-      const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      const collected = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      // Whatever the adapter (a plugin's too), data deeper than the walks downstream can take is refused.
+      const output = refuseTooDeep(collected);
       const attempts = attempt.attempts;
       // Protected files (acceptance tests) are the task's, whatever the harness did to them.
       const restoredFiles =

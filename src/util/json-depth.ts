@@ -15,8 +15,8 @@ function isContainer(value: unknown): value is object {
 
 /**
  * How deep `value` nests (a scalar is 0, `[]` is 1, `[[]]` is 2), counting no further than
- * `limit + 1`: enough to tell "too deep" without walking the rest. A cycle (possible in what a
- * plugin returns, never in parsed JSON) counts as too deep.
+ * `limit + 1`: enough to tell "too deep" without walking the rest. A cycle (possible in what an
+ * in-process harness returns, never in parsed JSON) is `Infinity`.
  */
 export function dataDepth(value: unknown, limit = MAX_DATA_DEPTH): number {
   if (!isContainer(value)) return 0;
@@ -31,7 +31,7 @@ export function dataDepth(value: unknown, limit = MAX_DATA_DEPTH): number {
       onPath.delete(step.node);
       continue;
     }
-    if (onPath.has(step.node)) return limit + 1;
+    if (onPath.has(step.node)) return Number.POSITIVE_INFINITY;
     if (step.depth > deepest) deepest = step.depth;
     if (deepest > limit) return deepest;
     onPath.add(step.node);

@@ -20,10 +20,10 @@ describe('dataDepth', () => {
     expect(dataDepth(nested(10), 3)).toBe(4);
   });
 
-  it('counts a cycle as too deep and a shared (acyclic) reference as data', () => {
+  it('measures a cycle as infinitely deep and a shared (acyclic) reference as data', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
-    expect(dataDepth(cyclic)).toBe(MAX_DATA_DEPTH + 1);
+    expect(dataDepth(cyclic)).toBe(Number.POSITIVE_INFINITY);
     const shared = { leaf: 1 };
     expect(dataDepth({ a: shared, b: shared })).toBe(2);
   });
