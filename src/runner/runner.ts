@@ -29,7 +29,7 @@ import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { TrialTelemetry } from './telemetry.ts';
-import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
+import { checkCodebases, createWorkspace, restoreProtectedFiles } from './workspace.ts';
 
 export interface RunExperimentOptions {
   readonly suite: Suite;
@@ -77,6 +77,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     await options.onEvent?.(event);
   };
 
+  await checkCodebases(tasks);
   const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
   // As many slow pattern matches may run at once as trials do (each on its own worker).
   sizeMatchPool(settings.concurrency);
