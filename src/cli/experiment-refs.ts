@@ -73,7 +73,7 @@ export async function loadExperimentRefs(
       }
       if (store === undefined) {
         const { openStore } = await import('../store/index.ts');
-        store = await openStore(storePath, { mustExist: true });
+        store = await openStore(storePath, { mustExist: true, readonly: true });
       }
       experiments.push(await fromStore(store, reference));
     }
@@ -86,5 +86,8 @@ export async function loadExperimentRefs(
 /** Opens the store for listing (timeline); the caller closes it. */
 export async function openStoreForReading(options: ExperimentRefOptions): Promise<ExperimentStore> {
   const { openStore } = await import('../store/index.ts');
-  return openStore(resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH), { mustExist: true });
+  return openStore(resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH), {
+    mustExist: true,
+    readonly: true,
+  });
 }

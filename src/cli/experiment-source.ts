@@ -13,7 +13,7 @@ export const DEFAULT_STORE_PATH = '.harnesseval/harnesseval.db';
  */
 async function openExperimentStore(path: string): Promise<ExperimentStore> {
   const { openStore } = await import('../store/index.ts');
-  return openStore(path, { mustExist: true });
+  return openStore(path, { mustExist: true, readonly: true });
 }
 
 export interface ExperimentSourceOptions {

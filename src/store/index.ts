@@ -13,6 +13,12 @@ export {
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
 export { redactSecrets } from './redact.ts';
 export { resolveExperimentId } from './resolve-id.ts';
+export type {
+  ChildProcessRecord,
+  LeaseHolder,
+  ProcessRef,
+  StoredChildProcess,
+} from './run-bookkeeping.ts';
 export type { SqliteStoreOptions } from './sqlite-store.ts';
 export type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 
@@ -28,6 +34,10 @@ export interface OpenStoreOptions {
   readonly mustExist?: boolean;
   /** SQLite only: `full` (default, survives power loss) or `normal` (survives a process crash). */
   readonly durability?: 'full' | 'normal';
+  /** SQLite only: open for reading; nothing is created, migrated or written (implies `mustExist`). */
+  readonly readonly?: boolean;
+  /** SQLite only: how long, in all, a write waits for another process's lock (default 30,000 ms). */
+  readonly busyTimeoutMs?: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { jsonErrorReason } from '../formats/jsonl.ts';
 import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
+import { makeDirs } from '../util/make-dirs.ts';
 import { redactSecrets } from './redact.ts';
 import type { ExperimentStore } from './types.ts';
 
@@ -39,7 +40,7 @@ export async function exportExperiment(
     });
   }
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirs(dirname(file));
     await writeFile(file, experimentToJson(experiment, options), 'utf8');
   } catch (error) {
     throw new HarnessEvalError('store', `cannot write ${file}: ${errorMessage(error)}`, { cause: error });

@@ -21,15 +21,22 @@ function storePath(io: CliIO, choice: StoreChoice): string {
   return choice.store === undefined ? defaultStorePath(io.cwd) : resolve(io.cwd, choice.store);
 }
 
-/** Opens the store for one command and always closes it. Only `import` may create a new store file. */
+/**
+ * Opens the store for one command and always closes it. Only `import` may create a new store
+ * file; `read` commands open it read-only (a store in a folder they may not write still reads).
+ */
 async function withStore<T>(
   io: CliIO,
   choice: StoreChoice,
-  mode: 'existing' | 'create',
+  mode: 'read' | 'existing' | 'create',
   use: (store: ExperimentStore, path: string) => Promise<T>,
 ): Promise<T> {
   const path = storePath(io, choice);
-  const store = await openStore(path, { env: io.env, mustExist: mode === 'existing' });
+  const store = await openStore(path, {
+    env: io.env,
+    mustExist: mode !== 'create',
+    ...(mode === 'read' ? { readonly: true } : {}),
+  });
   try {
     return await use(store, path);
   } finally {
@@ -66,7 +73,7 @@ export async function listRuns(
     else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
     return;
   }
-  const list = await withStore(io, options, 'existing', (store) =>
+  const list = await withStore(io, options, 'read', (store) =>
     store.listExperiments({
       ...(options.harness === undefined ? {} : { harness: options.harness }),
       ...(options.suite === undefined ? {} : { suite: options.suite }),
@@ -82,7 +89,7 @@ export async function showRun(
   io: CliIO,
   options: StoreChoice & { id: string; format: 'table' | 'json' },
 ): Promise<void> {
-  const experiment = await withStore(io, options, 'existing', async (store, path) => {
+  const experiment = await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     return store.getExperiment(id);
   });
@@ -96,7 +103,7 @@ export async function exportRun(
   io: CliIO,
   options: StoreChoice & { id: string; output?: string | undefined },
 ): Promise<void> {
-  await withStore(io, options, 'existing', async (store, path) => {
+  await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     if (options.output === undefined || options.output === '-') {
       const experiment = await store.getExperiment(id);
@@ -152,5 +159,27 @@ export async function deleteRun(io: CliIO, options: StoreChoice & { id: string }
     await store.deleteExperiment(id);
     const records = summary === undefined ? '' : ` (${summary.records} records)`;
     writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}`);
+  });
+}
+
+/** `runs cleanup`: end what killed runs left running, and mark their experiments interrupted. */
+export async function cleanupRuns(io: CliIO, options: StoreChoice): Promise<void> {
+  const { cleanupStore } = await import('../../runner/cleanup.ts');
+  await withStore(io, options, 'existing', async (store, path) => {
+    const report = await cleanupStore(store);
+    for (const [id, { recorded, killed }] of report.orphans)
+      writeLine(
+        io.stdout,
+        `${safe(id)}: a killed run had recorded ${recorded} process group(s); ${killed === 0 ? 'none was still running' : `ended ${killed} process(es) still running`}`,
+      );
+    for (const { id, suiteFile } of report.interrupted) {
+      const file = suiteFile === undefined ? 'SUITE_FILE' : safe(suiteFile);
+      writeLine(
+        io.stdout,
+        `${safe(id)}: its run is gone; marked interrupted (resume with: harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
+      );
+    }
+    if (report.orphans.size === 0 && report.interrupted.length === 0)
+      writeLine(io.stdout, `Nothing to clean up in ${safe(path)}.`);
   });
 }
