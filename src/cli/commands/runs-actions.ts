@@ -147,6 +147,10 @@ export async function importRun(
           },
         );
       }
+      // The file parsed but its content does not hold together (a record of another experiment):
+      // say which file.
+      if (HarnessEvalError.is(error) && error.code === 'invalid_input')
+        throw new HarnessEvalError('invalid_input', `${options.file}: ${error.message}`, { cause: error });
       throw error;
     }
   });
