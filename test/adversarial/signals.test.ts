@@ -155,22 +155,61 @@ describe('signals with hanging agents leave 0 processes behind', () => {
   }, 40_000);
 });
 
+describe('a harness that leaves a daemon behind', () => {
+  it('a setsid grandchild of a finished trial is ended with it (found by its process tag)', async () => {
+    mark = `7772.${Math.floor(random() * 1e9)}`;
+    const suite = await writeBenchmark(dir, 'daemon', [{ id: 'daemon', input: 'escape-and-exit' }], {
+      adapter: 'cli',
+      command: process.execPath,
+      args: [HOSTILE_CLI],
+      env: { HOSTILE_MARK: mark },
+    });
+    const r = await cli(['run', suite, '--no-store', '--no-progress'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    await settle();
+    expect(leftovers()).toBe(0);
+  }, 30_000);
+});
+
 describe('a second signal after a fast stop', () => {
-  it('still exits 130 with the resume command, never with a bare exit 143', async () => {
+  it('while the reports are written: still exit 130 with the resume command, never a bare exit 143', async () => {
+    // 3,000 instant trials: the first SIGTERM stops the run at once; the second lands while the
+    // HTML and JSON reports of the trials done are rendered (the old code had removed its handlers).
+    const tests = Array.from({ length: 3000 }, (_, i) => ({
+      id: `t-${i}`,
+      input: `x${i}`,
+      expected: `x${i}`,
+    }));
+    const suite = await writeBenchmark(dir, 'fast', tests);
     const db = join(dir, 'fast.db');
+    const out = (ext: string) => join(dir, `fast.${ext}`);
     const run = startCli(
-      ['run', join(ROOT, 'test/fixtures/run/slow.yaml'), '-j', '2', '--no-progress', '--store', db],
+      [
+        'run',
+        suite,
+        '-j',
+        '8',
+        '--no-progress',
+        '--store',
+        db,
+        '-o',
+        out('html'),
+        '-o',
+        out('json'),
+        '-o',
+        out('md'),
+      ],
       dir,
     );
-    await waitFor(() => run.stderr().length > 0 || existsRecords(db) >= 4, 20_000);
+    await waitFor(() => existsRecords(db) >= 800, 30_000);
     run.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     run.child.kill('SIGTERM');
     const r = await run.done;
     expect(r.signal).toBeNull();
     expect(r.status).toBe(130);
     expect(r.stderr).toMatch(/resume with: harnesseval run .*--resume exp-/);
-  }, 40_000);
+  }, 60_000);
 });
 
 function existsRecords(db: string): number {

@@ -177,13 +177,33 @@ describe('CLI edges', () => {
     );
   }, 30_000);
 
-  it('the console report ends its line before the store line (--no-progress)', async () => {
-    const r = await cli(
-      ['run', SLOW, '--filter-id', 'greet-0*', '--store', join(dir, 'lines.db'), '--no-progress'],
-      dir,
+  it('a report to stdout always ends its line before the store line (--no-progress)', async () => {
+    // A reporter whose text has no final newline: the line after it must not run on.
+    const plugin = join(dir, 'oneline-plugin.mjs');
+    await writeFile(
+      plugin,
+      "export default { reporters: [{ name: 'oneline', description: 'one line', extensions: [], create: () => ({ specificationVersion: 'v1', name: 'oneline', report: async () => 'PASS without a newline' }) }] };\n",
     );
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.endsWith('\n')).toBe(true);
-    expect(r.stderr).toMatch(/^stored experiment /m);
+    for (const reporter of ['console', 'oneline']) {
+      const r = await cli(
+        [
+          '--plugin',
+          plugin,
+          'run',
+          SLOW,
+          '--filter-id',
+          'greet-0*',
+          '--store',
+          join(dir, 'lines.db'),
+          '--no-progress',
+          '--reporter',
+          reporter,
+        ],
+        dir,
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.endsWith('\n'), reporter).toBe(true);
+      expect(r.stderr).toMatch(/^stored experiment /m);
+    }
   }, 30_000);
 });
