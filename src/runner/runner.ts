@@ -97,6 +97,12 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         }
       }
       return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, emit });
+    } catch (error) {
+      // Whatever broke the run, the stored experiment must not stay `running`: what finished is
+      // kept, and resume continues from it.
+      if (store !== undefined && lease !== undefined)
+        await store.updateExperiment(experiment.id, { status: 'interrupted' }).catch(() => undefined);
+      throw error;
     } finally {
       if (options.agent === undefined) await agent.close?.();
       await recorder?.flush();
