@@ -20,19 +20,30 @@ const MAX_CELL_LENGTH = 300;
 
 /**
  * Makes text safe inside a GFM table cell: `|` would end the cell and a newline the row; HTML
- * tags (`<script>`, `<details>`) would render; control characters become visible escapes.
+ * tags (`<script>`, `<details>`) and `<http://…>` autolinks would render; `[`/`]` would make link
+ * and image syntax live (`![i](http://host/beacon.png)` in a PR comment loads the image); pairs
+ * of `*` or `~` and backticks would format; control characters become visible escapes. `_` is
+ * left alone: GFM never emphasises inside a word, and task ids are full of underscores.
  */
 export function markdownCell(text: string, max = MAX_CELL_LENGTH): string {
   const oneLine = Array.from(escapeControl(text.replace(/\r\n|\r|\n/g, ' ')));
   // Cut by code point so that an emoji is never split into a lone surrogate.
   const cut = oneLine.length > max ? `${oneLine.slice(0, max - 1).join('')}…` : oneLine.join('');
-  return cut
+  const escaped = cut
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
     .replaceAll('\\', '\\\\')
     .replaceAll('|', '\\|')
-    .replaceAll('`', '\\`');
+    .replaceAll('`', '\\`')
+    .replace(/[[\]]/g, '\\$&');
+  // Emphasis and strike-through need a pair of delimiters in the same cell: a lone `*` (the
+  // timeline's "significant" mark) stays as it is.
+  return escapePaired(escapePaired(escaped, '*'), '~');
+}
+
+function escapePaired(text: string, delimiter: '*' | '~'): string {
+  return text.split(delimiter).length > 2 ? text.replaceAll(delimiter, `\\${delimiter}`) : text;
 }
 
 function table(head: readonly string[], align: readonly ('l' | 'r')[], rows: readonly string[][]): string[] {
@@ -47,9 +58,9 @@ function metricsSection(experiment: Experiment): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n)].map((cell, i) =>
-      i === 0 ? cell : markdownCell(cell),
-    );
+    // The numbers are formatted here, not taken from anyone: only a cell-ending `|` could harm them.
+    const ours = (cell: string) => cell.replaceAll('|', '\\|');
+    return [markdownCell(c.name), ours(c.value), ours(c.margin), ours(c.interval), String(m.n)];
   });
   return [
     '',
