@@ -15,7 +15,7 @@ export async function sameVersionRuns(
 ): Promise<(FlakinessRun[] | undefined)[]> {
   const location = storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
   if (storeKind(location) === 'sqlite' && !existsSync(location)) return experiments.map(() => undefined);
-  const store = await openCliStore(location, { mustExist: true });
+  const store = await openCliStore(location, { mustExist: true, readonly: true });
   try {
     const found: (FlakinessRun[] | undefined)[] = [];
     for (const e of experiments) {
