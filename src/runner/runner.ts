@@ -73,7 +73,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   // What a killed run of this store left running (its recorded process groups) ends first.
   if (store !== undefined) await endOrphans(store);
   const plan = await planExperiment({ ...options, store });
-  const { experiment, done, settings, tasks } = plan;
+  const { experiment, settings, tasks } = plan;
   // Everything that can refuse the run does so before the experiment is stored.
   await checkCodebases(tasks);
   sizeMatchPool(settings.concurrency);
