@@ -134,6 +134,7 @@ export const ErrorKindSchema = z.enum([
   'crash', // the process exited abnormally
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
+  'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
   'aborted',
   'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
 ]);

@@ -1,8 +1,9 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
 import { metricNotes } from './metric-notes.ts';
 import {
   agentLatency,
@@ -89,11 +90,11 @@ function fixed(value: number | null, digits: number): string {
 }
 
 function seconds(value: number | null): string {
-  return value === null ? '-' : `${value.toFixed(2)}s`;
+  return value === null ? '-' : formatMetricValue(value, 'seconds');
 }
 
 function dollars(value: number): string {
-  return `$${value.toFixed(4)}`;
+  return formatMetricValue(value, 'usd');
 }
 
 interface Segment {
@@ -171,6 +172,16 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   ];
 }
 
+function flakyBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    s.bold(`${FLAKY_TITLE}: ${flaky.length}`),
+    ...flaky.map((t) => truncateToWidth(`~ ${escapeControl(flakyDescription(t))}`, width)),
+  ];
+}
+
 function violationsBlock(experiment: Experiment, width: number, s: Styles): string[] {
   if (experiment.violations.length === 0) return [];
   return [
@@ -205,6 +216,7 @@ export function renderConsole(experiment: Experiment, options: ReportOptions = {
     '',
     ...(experiment.records.length === 0 ? ['No trials recorded.'] : resultsTable(experiment, width, s)),
     ...metricsBlock(experiment, width),
+    ...flakyBlock(experiment, options, width, s),
     ...violationsBlock(experiment, width, s),
     '',
     verdictLine(experiment, width, s),

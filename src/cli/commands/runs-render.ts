@@ -1,5 +1,6 @@
 import type { Experiment } from '../../core/experiment.ts';
 import { overallScore } from '../../core/overall-score.ts';
+import { formatInterval, metricCells } from '../../metrics/format.ts';
 import { metricNotes } from '../../reporters/metric-notes.ts';
 import { overallScoreText } from '../../reporters/record-view.ts';
 import type { ExperimentSummary } from '../../store/types.ts';
@@ -123,8 +124,8 @@ export function renderShow(experiment: Experiment, paint: Paint): string {
     lines.push(paint.bold('Metrics'));
     const rows = experiment.metrics.map((m) => [
       `  ${safe(m.name)}`,
-      safe(m.formatted_value),
-      m.ci95 === null ? '' : `95% CI [${m.ci95[0].toFixed(3)}, ${m.ci95[1].toFixed(3)}]`,
+      safe(metricCells(m).value),
+      m.ci95 === null ? '' : `95% CI ${formatInterval(m, m.ci95)}`,
       [`n=${m.n}`, ...metricNotes(m)].join('  '),
     ]);
     lines.push(table(rows));
