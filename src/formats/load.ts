@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { Rubric } from '../core/rubric.ts';
-import type { Suite, SuiteFormat } from '../core/suite.ts';
+import { defaultScoring, type Suite, type SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { newSha256 } from '../util/sha256.ts';
 import type { FileResult } from './benchmark.ts';
@@ -139,7 +139,7 @@ async function loadEvalCases(
     evaluators: [],
     metrics: [],
     thresholds: {},
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     source: { format: 'eval-case-v0', file, hash: hash.digest('hex') },
   };
@@ -251,11 +251,7 @@ async function loadAny(
         evaluators: [],
         metrics: [],
         thresholds: {},
-        scoring: {
-          method: 'weighted_average',
-          pass_threshold: 0.75,
-          weights: { functional: 0.6, rubric: 0.4 },
-        },
+        scoring: defaultScoring(),
         rubrics,
         source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...files.map(fileHash)])),
       };
