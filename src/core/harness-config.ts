@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GatewaySettingsSchema } from './gateway-config.ts';
 
 /** USD per million tokens of one model. */
 export const ModelPriceSchema = z.object({
@@ -6,6 +7,8 @@ export const ModelPriceSchema = z.object({
   output: z.number().nonnegative(),
   /** Cached input tokens; the input price when a provider gives no discount. */
   cached: z.number().nonnegative().optional(),
+  /** Input tokens written to the prompt cache (Anthropic charges 1.25x input); the input price when absent. */
+  cache_write: z.number().nonnegative().optional(),
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
@@ -33,6 +36,8 @@ export const HarnessConfigSchema = z.object({
   trust_tier: TrustTierSchema.optional(),
   /** Prices used to compute cost from tokens when the harness reports none. */
   pricing: PricingOverrideSchema.optional(),
+  /** Route the harness's model calls through the recording gateway (see docs/evaluating-coding-agents.md). */
+  gateway: GatewaySettingsSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

@@ -17,11 +17,11 @@ export type PriceTable = z.infer<typeof PriceTableSchema>;
 export const DEFAULT_PRICES: PriceTable = {
   as_of: '2025-08-01',
   models: {
-    'anthropic/claude-opus-4': { input: 15, output: 75, cached: 1.5 },
-    'anthropic/claude-opus-4-1': { input: 15, output: 75, cached: 1.5 },
-    'anthropic/claude-sonnet-4': { input: 3, output: 15, cached: 0.3 },
-    'anthropic/claude-3-7-sonnet': { input: 3, output: 15, cached: 0.3 },
-    'anthropic/claude-3-5-haiku': { input: 0.8, output: 4, cached: 0.08 },
+    'anthropic/claude-opus-4': { input: 15, output: 75, cached: 1.5, cache_write: 18.75 },
+    'anthropic/claude-opus-4-1': { input: 15, output: 75, cached: 1.5, cache_write: 18.75 },
+    'anthropic/claude-sonnet-4': { input: 3, output: 15, cached: 0.3, cache_write: 3.75 },
+    'anthropic/claude-3-7-sonnet': { input: 3, output: 15, cached: 0.3, cache_write: 3.75 },
+    'anthropic/claude-3-5-haiku': { input: 0.8, output: 4, cached: 0.08, cache_write: 1 },
     'openai/gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
     'openai/gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
     'openai/gpt-4.1': { input: 2, output: 8, cached: 0.5 },
@@ -74,16 +74,22 @@ export function costOf(
     provider?: string | undefined;
     tokens_in: number;
     tokens_out: number;
-    cached_tokens?: number;
+    cached_tokens?: number | undefined;
+    /** Part of `tokens_in`, priced at the cache-write price (the input price when the table has none). */
+    cache_write_tokens?: number | undefined;
   },
 ): number | undefined {
   if (call.model === undefined) return undefined;
   const price = findPrice(table, call.model, call.provider);
   if (price === undefined) return undefined;
   const cached = Math.min(call.cached_tokens ?? 0, call.tokens_in);
-  const fresh = call.tokens_in - cached;
+  const written = Math.min(call.cache_write_tokens ?? 0, call.tokens_in - cached);
+  const fresh = call.tokens_in - cached - written;
   return (
-    (fresh * price.input + cached * (price.cached ?? price.input) + call.tokens_out * price.output) /
+    (fresh * price.input +
+      cached * (price.cached ?? price.input) +
+      written * (price.cache_write ?? price.input) +
+      call.tokens_out * price.output) /
     1_000_000
   );
 }

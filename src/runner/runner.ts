@@ -27,6 +27,7 @@ import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { TrialTelemetry } from './telemetry.ts';
+import { RunGateway } from './trial-gateway.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -90,6 +91,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const reportsThroughFiles =
     reports === 'files' || (reports === 'response' && traceFileOption !== undefined);
+  // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
+  const gateway = await RunGateway.start(options.harness, { baseDir: harnessBaseDir, env, prices });
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const random = seededRandom(settings.seed ?? Date.now());
@@ -147,6 +150,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     const t0 = performance.now();
     const deadline = deadlines.start(timeoutSeconds * 1000);
     const { signal } = deadline;
+    const route = gateway?.open({
+      task: trial.task.id,
+      epoch: String(trial.epoch),
+      ...(workspace === undefined ? {} : { workspace: workspace.path }),
+    });
     try {
       const ctx: TrialContext = {
         task: trial.task,
@@ -158,8 +166,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
           // Where a subprocess harness appends its events (and finds its OTLP trace file name).
           ...telemetry?.env(),
+          // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+          ...route?.env,
         },
         ...(workspace === undefined ? {} : { workspace: workspace.path }),
+        ...(route === undefined ? {} : { gateway: route.gateway }),
       };
       const attempt = await attemptTrial(agent, trial.task.input, ctx, {
         retries: settings.retries,
@@ -176,7 +187,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           }),
       });
       if (deadlines.aborted) return undefined;
-      const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      const reported = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+      const output = route === undefined ? reported : await route.collect(reported);
       const attempts = attempt.attempts;
       // Protected files (acceptance tests) are the task's, whatever the harness did to them.
       const restoredFiles =
@@ -203,6 +215,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       });
     } finally {
       deadline.dispose();
+      await route?.discard();
       await workspace?.dispose(options.keepWorkspaces === true);
     }
   };
@@ -215,6 +228,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     options.signal?.removeEventListener('abort', onInterrupt);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
     if (options.agent === undefined) await agent.close?.();
+    await gateway?.close();
   }
 
   const interrupted = stopping && progress.done < progress.total;
