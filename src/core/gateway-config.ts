@@ -18,7 +18,10 @@ export type GatewayUpstream = z.infer<typeof GatewayUpstreamSchema>;
 export const GatewaySettingsSchema = z
   .object({
     upstream: GatewayUpstreamSchema,
-    /** The model script (YAML) answering when `upstream: script`; relative to the harness file. */
+    /**
+     * The model script (YAML) answering when `upstream: script`, relative to the harness file;
+     * `{task}` in it gives each task its own script (`scripts/{task}.yaml`).
+     */
     script: z.string().min(1).optional(),
     /** The cassette replayed when `upstream: cassette` (JSON lines written by `record_cassette`). */
     cassette: z.string().min(1).optional(),

@@ -26,13 +26,23 @@ const VOLATILE_FIELDS = new Set([
   'safety_identifier',
 ]);
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/**
+ * HarnessEval's per-trial temporary folders (`mkdtemp`: `harnesseval-<name>-XXXXXX`): a CLI names
+ * its own config folder or a slug of the workspace path in its prompts.
+ */
+const TRIAL_TEMP = /harnesseval-([A-Za-z0-9._-]*)-[A-Za-z0-9]{6}\b/g;
+const MIN_MASKED_LENGTH = 8;
 const DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
 
 function normalise(value: unknown, vars: readonly [string, string][]): unknown {
   if (typeof value === 'string') {
-    let text = value;
-    for (const [name, val] of vars) if (val !== '') text = text.split(val).join(`{{${name}}}`);
-    return text.replace(UUID, '<uuid>').replace(DATE, '<date>');
+    // The masks first: a trial's own value may sit inside a temporary folder's name.
+    let text = value
+      .replace(UUID, '<uuid>')
+      .replace(DATE, '<date>')
+      .replace(TRIAL_TEMP, 'harnesseval-$1-<tmp>');
+    for (const [name, val] of vars) text = text.split(val).join(`{{${name}}}`);
+    return text;
   }
   if (Array.isArray(value)) return value.map((v) => normalise(v, vars));
   if (typeof value === 'object' && value !== null) {
@@ -46,19 +56,28 @@ function normalise(value: unknown, vars: readonly [string, string][]): unknown {
 
 /**
  * The cassette key of a request: a hash of its body with the trial's own values (its workspace
- * path), UUIDs, dates and per-run fields masked, keys sorted. The same question in another trial
+ * path, HarnessEval's temporary folders), UUIDs, dates and per-run fields masked, keys sorted. The same question in another trial
  * or on another day hashes the same.
  */
 export function requestKey(api: ModelApi, body: unknown, vars: Readonly<Record<string, string>>): string {
-  // Longest value first, so a path inside another is replaced whole.
-  const ordered = Object.entries(vars).sort(([, a], [, b]) => b.length - a.length);
+  // Values that differ from trial to trial (a workspace path), longest first so that a path inside
+  // another is replaced whole. Short ones (an epoch number) would mask ordinary text.
+  const ordered = Object.entries(vars)
+    .filter(([, value]) => value.length >= MIN_MASKED_LENGTH)
+    .map(([name, value]): [string, string] => [name, normalise(value, []) as string])
+    .sort(([, a], [, b]) => b.length - a.length);
   return newSha256()
     .update(`${api}\n${JSON.stringify(normalise(body, ordered))}`)
     .digest('hex');
 }
 
+/** The user's words in a request, to name it in a miss (Claude Code's system reminders left out). */
 export function requestSummary(view: RequestView): string {
-  return view.last_user_text.replace(/\s+/g, ' ').trim().slice(0, 160);
+  return view.last_user_text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 160);
 }
 
 /** A cassette to replay: entries by key, each key's entries served in order (the last one repeats). */

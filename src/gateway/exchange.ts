@@ -71,15 +71,16 @@ function untilHangUp(signal: AbortSignal): Promise<void> {
 
 /** Answers from the route's model script. */
 export async function answerFromScript(ex: Exchange): Promise<Outcome> {
-  const conversation = ex.route.conversation;
-  if (conversation === undefined)
+  const pending = ex.route.conversation();
+  if (pending === undefined)
     return errorOutcome(ex, 500, 'gateway_error', 'no script for this route', 'script');
-  let answer: ReturnType<typeof conversation.answer>;
+  let answer: ReturnType<Awaited<typeof pending>['answer']>;
   try {
-    answer = conversation.answer(ex.view);
+    answer = (await pending).answer(ex.view);
   } catch (error) {
     if (error instanceof ScriptMiss) return errorOutcome(ex, 400, error.type, error.message, 'script');
-    return errorOutcome(ex, 500, 'gateway_error', errorMessage(error), 'script');
+    // A script that cannot be loaded fails every call of the trial, saying why.
+    return errorOutcome(ex, 400, 'script_error', errorMessage(error), 'script');
   }
   if (answer.kind === 'hang') {
     await untilHangUp(ex.signal);

@@ -13,8 +13,9 @@ const sum = (calls: readonly AgentCall[], pick: (c: AgentCall) => number): numbe
 
 /**
  * The trial's output with the gateway's calls as its model calls. The gateway saw every call, so
- * its figures replace what the harness reported; a reported call with the same response id lends
- * its role (a sub-agent, a planner) and its own details. What the harness reported stays in
+ * its figures replace what the harness reported; a reported call with the same response id (or,
+ * when the harness reports no ids but as many calls, the one in the same place) lends its role
+ * (a sub-agent, a planner) and its own details. What the harness reported stays in
  * `metadata.harness_reported`, so the two can be compared. Without gateway calls, unchanged.
  */
 export function mergeGatewayCalls(output: AgentOutput, calls: readonly GatewayCall[]): AgentOutput {
@@ -26,10 +27,16 @@ export function mergeGatewayCalls(output: AgentOutput, calls: readonly GatewayCa
     const id = reportedId(call);
     if (id !== undefined) byId.set(id, call);
   }
+  // A harness that reports no response ids (Codex's rollout) but every call, in order, is paired by position.
+  const byOrder = byId.size === 0 && reported.length === calls.length;
   let matched = 0;
-  const merged = calls.map((gatewayCall) => {
+  const merged = calls.map((gatewayCall, index) => {
     const call = toAgentCall(gatewayCall);
-    const twin = gatewayCall.response_id === undefined ? undefined : byId.get(gatewayCall.response_id);
+    const twin = byOrder
+      ? reported[index]
+      : gatewayCall.response_id === undefined
+        ? undefined
+        : byId.get(gatewayCall.response_id);
     if (twin === undefined) return call;
     matched++;
     return {
@@ -55,6 +62,7 @@ export function mergeGatewayCalls(output: AgentOutput, calls: readonly GatewayCa
       harness_reported: {
         agent_calls: reported.length,
         matched,
+        ...(byOrder ? { matched_by: 'order' } : {}),
         tokens_in: sum(reported, (c) => c.tokens_in),
         tokens_out: sum(reported, (c) => c.tokens_out),
         cached_tokens: sum(reported, (c) => c.cached_tokens),

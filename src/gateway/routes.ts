@@ -23,7 +23,7 @@ export class GatewayRoute {
   readonly id = randomBytes(9).toString('base64url');
   /** A placeholder API key that names the route; the gateway swaps in the upstream's real key. */
   readonly key = `he-gw-${this.id}`;
-  readonly conversation: ScriptedConversation | undefined;
+  private scripted: Promise<ScriptedConversation> | undefined;
   readonly cassetteUses = new Map<string, number>();
   private readonly recorded: GatewayCall[] = [];
   private seq = 0;
@@ -35,9 +35,22 @@ export class GatewayRoute {
     readonly gatewayUrl: string,
     readonly vars: Readonly<Record<string, string>>,
     readonly label: string | undefined,
-    script: ModelScript | undefined,
-  ) {
-    this.conversation = script === undefined ? undefined : new ScriptedConversation(script, vars);
+    private readonly script: ModelScript | (() => Promise<ModelScript>) | undefined,
+  ) {}
+
+  /**
+   * The trial's conversation with its model script, loaded on the first call when the script
+   * depends on the trial (`scripts/{task}.yaml`); undefined when the gateway answers otherwise.
+   * Rejects with the loading error (a missing or invalid script).
+   */
+  conversation(): Promise<ScriptedConversation> | undefined {
+    const script = this.script;
+    if (script === undefined) return undefined;
+    this.scripted ??=
+      typeof script === 'function'
+        ? script().then((s) => new ScriptedConversation(s, this.vars))
+        : Promise.resolve(new ScriptedConversation(script, this.vars));
+    return this.scripted;
   }
 
   /** The base URL an Anthropic client takes (it appends `/v1/messages`). */

@@ -18,7 +18,11 @@ import { GatewayRoute } from './routes.ts';
 /** Where the gateway's answers come from. */
 export type GatewayUpstreamConfig =
   | { readonly kind: 'forward'; readonly target: ForwardTarget; readonly recorder?: CassetteRecorder }
-  | { readonly kind: 'script'; readonly script: ModelScript }
+  | {
+      readonly kind: 'script';
+      /** One script for every route, or one per route from its variables (`scripts/{task}.yaml`). */
+      readonly script: ModelScript | ((vars: Readonly<Record<string, string>>) => Promise<ModelScript>);
+    }
   | { readonly kind: 'cassette'; readonly cassette: Cassette };
 
 export interface GatewayOptions {
@@ -100,8 +104,11 @@ export class Gateway {
 
   /** A new route for one trial; `vars` fill a script's `{{name}}` templates (e.g. `workspace`). */
   openRoute(options: { vars?: Record<string, string>; label?: string } = {}): GatewayRoute {
-    const script = this.options.upstream.kind === 'script' ? this.options.upstream.script : undefined;
-    const route = new GatewayRoute(this.url, options.vars ?? {}, options.label, script);
+    const vars = options.vars ?? {};
+    const upstream = this.options.upstream;
+    const source = upstream.kind === 'script' ? upstream.script : undefined;
+    const script = typeof source === 'function' ? () => source(vars) : source;
+    const route = new GatewayRoute(this.url, vars, options.label, script);
     this.routes.set(route.id, route);
     this.byKey.set(route.key, route);
     return route;

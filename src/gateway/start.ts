@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { GatewaySettings } from '../core/gateway-config.ts';
 import { loadModelScript } from '../formats/load.ts';
+import type { ModelScript } from '../formats/model-script.ts';
 import type { PriceTable } from '../instrument/pricing.ts';
 import { Cassette, CassetteRecorder } from './cassette.ts';
 import { type ForwardTarget, PROVIDER_URLS } from './forward.ts';
@@ -17,6 +18,8 @@ export interface StartGatewayOptions {
 }
 
 const KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
+/** In `gateway.script`, the task id: `scripts/{task}.yaml` gives each task its own script. */
+const TASK_PLACEHOLDER = '{task}';
 
 function forwardTarget(settings: GatewaySettings, env: NodeJS.ProcessEnv): ForwardTarget {
   const { upstream } = settings;
@@ -49,9 +52,22 @@ async function upstreamConfig(
       'gateway.record_cassette records forwarded calls: use it with a provider or URL upstream',
     );
   if (settings.upstream === 'script') {
-    if (settings.script === undefined)
-      throw new HarnessEvalError('invalid_config', 'gateway.script is missing');
-    return { kind: 'script', script: await loadModelScript(at(settings.script)) };
+    const template = settings.script;
+    if (template === undefined) throw new HarnessEvalError('invalid_config', 'gateway.script is missing');
+    if (!template.includes(TASK_PLACEHOLDER))
+      return { kind: 'script', script: await loadModelScript(at(template)) };
+    // One script per task, loaded when the task's first trial calls the model, once per task.
+    const loaded = new Map<string, Promise<ModelScript>>();
+    const scriptFor = (vars: Readonly<Record<string, string>>): Promise<ModelScript> => {
+      const file = at(template.replaceAll(TASK_PLACEHOLDER, vars['task'] ?? ''));
+      let script = loaded.get(file);
+      if (script === undefined) {
+        script = loadModelScript(file);
+        loaded.set(file, script);
+      }
+      return script;
+    };
+    return { kind: 'script', script: scriptFor };
   }
   if (settings.upstream === 'cassette') {
     if (settings.cassette === undefined)

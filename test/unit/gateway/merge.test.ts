@@ -63,6 +63,29 @@ describe('mergeGatewayCalls', () => {
     });
   });
 
+  it('pairs calls by position when the harness reports every call but no ids (Codex)', () => {
+    const output = agentOutput({
+      output: 'x',
+      trace: {
+        agent_calls: [
+          { role: 'main', tokens_in: 1, metadata: { reasoning_tokens: 4 } },
+          { role: 'main', tokens_in: 2 },
+        ],
+      },
+    });
+    const merged = mergeGatewayCalls(output, [
+      call(1, { response_id: 'resp_1' }),
+      call(2, { response_id: 'resp_2' }),
+    ]);
+    expect(merged.trace?.agent_calls.map((c) => c.role)).toEqual(['main', 'main']);
+    expect(merged.metadata['harness_reported']).toMatchObject({ matched: 2, matched_by: 'order' });
+    const fewer = mergeGatewayCalls(
+      agentOutput({ output: 'x', trace: { agent_calls: [{ role: 'main' }] } }),
+      [call(1), call(2)],
+    );
+    expect(fewer.trace?.agent_calls.map((c) => c.role)).toEqual(['agent', 'agent']);
+  });
+
   it('leaves an output alone when the gateway saw no call', () => {
     const output = agentOutput({ output: 'x' });
     expect(mergeGatewayCalls(output, [])).toBe(output);
