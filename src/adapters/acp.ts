@@ -13,6 +13,7 @@ import {
 import type { AgentOutput, HumanTouchpoint } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
+import { endEscapees, newProcessTag, tagEnv, trackChildGroup } from '../util/child-groups.ts';
 import { TailBuffer } from '../util/tail-buffer.ts';
 import { withTimeout } from '../util/timeout.ts';
 import { parseAcpSession } from './acp-updates.ts';
@@ -97,11 +98,13 @@ async function runAcp(
     env: childEnvironment(options, environment, [], { HOME: environment.env['HOME'] ?? cwd }, ctx),
     stdin: '',
   };
+  // Tagged and tracked like every harness process (subprocess.ts): nothing it starts outlives it.
+  const tag = newProcessTag();
   let child: ChildProcess;
   try {
     child = spawn(spec.command, spec.args, {
       cwd,
-      env: spec.env,
+      env: { ...spec.env, ...tagEnv(tag) },
       shell: false,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -109,6 +112,7 @@ async function runAcp(
   } catch (error) {
     return spawnFailure(error, spec, secondsSince(start));
   }
+  const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid, tag);
   const stderr = new TailBuffer(2048);
   child.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
   child.stdin?.on('error', () => {});
@@ -196,6 +200,8 @@ async function runAcp(
       : failedOutput(kind, withTail(message, stderr), { latency: secondsSince(start) });
   } finally {
     if (child.pid !== undefined) await terminateProcessGroup(child.pid);
+    await endEscapees(tag);
+    untrack();
   }
   const parsed = parseAcpSession({ updates, permissions, ...(response === undefined ? {} : { response }) });
   if (failure === undefined && parsed.error !== undefined)

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { AgentOutput } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
+import { endEscapees, newProcessTag, tagEnv, trackChildGroup } from '../util/child-groups.ts';
 import { TailBuffer } from '../util/tail-buffer.ts';
 import { abortedOutput, failedOutput, secondsSince } from './agent-result.ts';
 import { errorCode } from './network-error.ts';
@@ -47,12 +48,14 @@ export function runSubprocess(
     let overflow = false;
     let spawnError: unknown;
     const stderr = new TailBuffer(STDERR_TAIL_BYTES);
+    // The tag follows every descendant, even those that leave the group (`setsid`).
+    const tag = newProcessTag();
     let child: ChildProcess;
     try {
       // Never a shell; `detached` makes the harness the leader of its own process group.
       child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: { ...spec.env, ...tagEnv(tag) },
         shell: false,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -69,6 +72,8 @@ export function runSubprocess(
       });
       return;
     }
+    // Recorded while it lives: a second Ctrl-C, the watchdog and `runs cleanup` can end it.
+    const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid, tag);
     let ending: Promise<void> | undefined;
     const endGroup = (): Promise<void> => {
       ending ??= child.pid === undefined ? Promise.resolve() : terminateProcessGroup(child.pid);
@@ -93,17 +98,23 @@ export function runSubprocess(
     child.on('exit', () => void endGroup());
     child.on('close', (code, killedBy) => {
       signal.removeEventListener('abort', onAbort);
-      void endGroup().then(() =>
-        settle({
-          stdout: Buffer.concat(stdout),
-          exitCode: code,
-          killedBy,
-          stderrTail: stderr.toString().trim(),
-          ...(spawnError === undefined ? {} : { spawnError }),
-          overflow,
-          latency: secondsSince(start),
-        }),
-      );
+      // The cleanup after the harness closed its pipes is not its time.
+      const latency = secondsSince(start);
+      // The group, then what left it (`setsid` daemons carrying the tag): nothing outlives the trial.
+      void endGroup()
+        .then(() => endEscapees(tag))
+        .then(untrack, untrack)
+        .then(() =>
+          settle({
+            stdout: Buffer.concat(stdout),
+            exitCode: code,
+            killedBy,
+            stderrTail: stderr.toString().trim(),
+            ...(spawnError === undefined ? {} : { spawnError }),
+            overflow,
+            latency,
+          }),
+        );
     });
   });
 }
