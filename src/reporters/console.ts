@@ -4,14 +4,15 @@ import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
+  agentLatency,
+  costLabel,
   countOutcomes,
   experimentVerdict,
   outcomeSummary,
   showsEpochs,
-  trialCost,
   trialExplanation,
-  trialLatency,
   trialScore,
   type Verdict,
 } from './record-view.ts';
@@ -78,8 +79,8 @@ function columns(withEpoch: boolean): Column[] {
     withEpoch && { title: 'EPOCH', align: 'right', cell: (r) => String(r.epoch), cap: 6 },
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
-    { title: 'LATENCY', align: 'right', cell: (r) => formatMetricValue(trialLatency(r), 'seconds'), cap: 10 },
-    { title: 'COST', align: 'right', cell: (r) => dollars(trialCost(r)), cap: 10 },
+    { title: 'AGENT LATENCY', align: 'right', cell: (r) => seconds(agentLatency(r)), cap: 13 },
+    { title: 'COST', align: 'right', cell: (r) => costLabel(r, dollars), cap: 18 },
   ];
   return all.filter((c): c is Column => c !== false);
 }
@@ -88,8 +89,12 @@ function fixed(value: number | null, digits: number): string {
   return value === null ? '-' : value.toFixed(digits);
 }
 
-function dollars(value: number | null): string {
-  return value === null ? '-' : formatMetricValue(value, 'usd');
+function seconds(value: number | null): string {
+  return value === null ? '-' : formatMetricValue(value, 'seconds');
+}
+
+function dollars(value: number): string {
+  return formatMetricValue(value, 'usd');
 }
 
 interface Segment {
@@ -146,7 +151,8 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [escapeControl(c.name), c.value, c.margin, c.interval, c.n];
+    const notes = metricNotes(m);
+    return [escapeControl(c.name), c.value, c.margin, c.interval, [c.n, ...notes].join('  ')];
   });
   const widths = [0, 1, 2, 3].map((i) =>
     rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),
