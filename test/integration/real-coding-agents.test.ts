@@ -251,14 +251,15 @@ describe.skipIf(missing.length > 0)(
       'kills Claude Code stuck on a command that never ends at the trial timeout, leaving no process behind',
       async () => {
         const marker = `he-hang-${process.pid}-${Date.now()}`;
-        // 20 s: enough for Claude Code to start and ask the model even on a busy machine.
+        // 40 s: enough for Claude Code to start, ask the model and start the command even at load 20+
+        // (the other tests run meanwhile, so the wait costs the file no time).
         const { experiment } = await run(
           [
             'suites/product-dev/suite.yaml',
             '--filter-id',
             'bug-fix-regression',
             '--timeout',
-            '20',
+            '40',
             '--harness',
             'test/fixtures/coding-agents/product-dev/harness-hang.yaml',
           ],
