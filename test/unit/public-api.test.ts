@@ -83,6 +83,7 @@ describe('public API', () => {
         "TrustTierSchema",
         "UsageSchema",
         "VerificationSchema",
+        "WorkspaceDiffSchema",
         "abortedOutput",
         "adapterNames",
         "adapterOptionSchemas",
