@@ -177,7 +177,7 @@ describe('a plain function harness reporting through the trackers', () => {
       ],
       root,
     );
-    expect(console.stdout).toMatch(/add\s+FAIL\s+\S+\s+\S+\s+\$0\.0350 partial/);
+    expect(console.stdout).toMatch(/add\s+FAIL\s+\S+\s+\S+\s+\$0\.035 partial/);
     expect(console.stdout).toMatch(/^cost\s.*partial: 1 unpriced call in 1 trial/m);
     expect(console.stdout).toMatch(/^cost_per_task\s.*partial: 1 unpriced call in 1 trial/m);
     expect(await readFile(join(root, 'partial.md'), 'utf8')).toMatch(
