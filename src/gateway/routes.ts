@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ModelScript } from '../formats/model-script.ts';
+import type { ModelScript } from '../core/model-script.ts';
 import type { GatewayCall } from './call-record.ts';
 import { ScriptedConversation } from './scripted-model.ts';
 

@@ -1,4 +1,4 @@
-import type { ModelScript, ScriptPredicate, ScriptTurn, ScriptUsage } from '../formats/model-script.ts';
+import type { ModelScript, ScriptPredicate, ScriptTurn, ScriptUsage } from '../core/model-script.ts';
 import type { ModelTurn, RequestView, TokenCounts } from './protocol.ts';
 
 /** What the scripted model does with one request. */

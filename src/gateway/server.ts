@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HarnessEvalError } from '../core/errors.ts';
-import type { ModelScript } from '../formats/model-script.ts';
+import type { ModelScript } from '../core/model-script.ts';
 import { costOf, type PriceTable } from '../instrument/pricing.ts';
 import { anthropicMessages } from './anthropic.ts';
 import { type GatewayCall, promptTokens } from './call-record.ts';

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { GatewaySettings } from '../core/gateway-config.ts';
-import { loadModelScript } from '../formats/load.ts';
-import type { ModelScript } from '../formats/model-script.ts';
+import type { ModelScript } from '../core/model-script.ts';
 import type { PriceTable } from '../instrument/pricing.ts';
 import { Cassette, CassetteRecorder } from './cassette.ts';
 import { type ForwardTarget, PROVIDER_URLS } from './forward.ts';
@@ -15,6 +14,11 @@ export interface StartGatewayOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly prices?: PriceTable;
   readonly redact?: (text: string) => string;
+  /**
+   * Reads and validates a model script file (`loadModelScript` of the formats module, passed in:
+   * the gateway knows no file formats).
+   */
+  readonly loadScript: (path: string) => Promise<ModelScript>;
 }
 
 const KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
@@ -55,14 +59,14 @@ async function upstreamConfig(
     const template = settings.script;
     if (template === undefined) throw new HarnessEvalError('invalid_config', 'gateway.script is missing');
     if (!template.includes(TASK_PLACEHOLDER))
-      return { kind: 'script', script: await loadModelScript(at(template)) };
+      return { kind: 'script', script: await options.loadScript(at(template)) };
     // One script per task, loaded when the task's first trial calls the model, once per task.
     const loaded = new Map<string, Promise<ModelScript>>();
     const scriptFor = (vars: Readonly<Record<string, string>>): Promise<ModelScript> => {
       const file = at(template.replaceAll(TASK_PLACEHOLDER, vars['task'] ?? ''));
       let script = loaded.get(file);
       if (script === undefined) {
-        script = loadModelScript(file);
+        script = options.loadScript(file);
         loaded.set(file, script);
       }
       return script;

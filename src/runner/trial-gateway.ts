@@ -33,11 +33,16 @@ export class RunGateway {
     options: { baseDir: string; env: NodeJS.ProcessEnv; prices: PriceTable },
   ): Promise<RunGateway | undefined> {
     if (harness.gateway === undefined) return undefined;
-    const [{ startGateway }, { mergeGatewayCalls }] = await Promise.all([
+    const [{ startGateway }, { mergeGatewayCalls }, { loadModelScript }] = await Promise.all([
       import('../gateway/start.ts'),
       import('../gateway/merge.ts'),
+      import('../formats/load.ts'),
     ]);
-    const gateway = await startGateway(harness.gateway, { ...options, redact: secretRedactor(options.env) });
+    const gateway = await startGateway(harness.gateway, {
+      ...options,
+      redact: secretRedactor(options.env),
+      loadScript: loadModelScript,
+    });
     return new RunGateway(gateway, mergeGatewayCalls);
   }
 
