@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AcpOptionsSchema, ClaudeCodeOptionsSchema, CodexOptionsSchema } from './coding-agent-options.ts';
 
 /**
  * Names and option schemas of the built-in adapters. Implementations load lazily so that
@@ -73,6 +74,9 @@ export const adapterOptionSchemas = {
     .refine((o) => (o.command === undefined) !== (o.url === undefined), {
       message: 'give exactly one of `command` (stdio) or `url` (streamable HTTP)',
     }),
+  'claude-code': ClaudeCodeOptionsSchema,
+  codex: CodexOptionsSchema,
+  acp: AcpOptionsSchema,
 } as const;
 
 export type BuiltinAdapterName = keyof typeof adapterOptionSchemas;
