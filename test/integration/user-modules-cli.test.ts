@@ -18,7 +18,7 @@ beforeAll(async () => {
     join(dir, 'check.ts'),
     'export default (output: { output: unknown }): number => (String(output.output).length > 3 ? 1 : 0);\n',
   );
-  await writeFile(join(dir, 'agent.mjs'), 'export const echo = (input) => `${input} 42`;\n');
+  await writeFile(join(dir, 'agent.mjs'), 'export const echo = (input) => String(input) + " 42";\n');
   const benchmark = (module: string) =>
     [
       'version: "1.0"',
