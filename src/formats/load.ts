@@ -17,6 +17,11 @@ import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts
 export interface LoadOptions {
   /** Skip detection and read the file as this kind. */
   readonly format?: FileKind;
+  /**
+   * Whether a benchmark's own `agent:` must be creatable (its module exists). Default true: that
+   * is what `run FILE` needs. `run FILE --harness H` passes false, as it never creates that agent.
+   */
+  readonly checkAgent?: boolean;
 }
 
 /** What `validateFile` found: the kind, how many cases/tests/tasks/dimensions, and the problems. */
@@ -39,6 +44,20 @@ const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec',
   suite: 'suite-v1',
   'task-spec': 'task-spec-v1',
 };
+
+/** Extensions of the YAML/JSON input documents; a JSONL dataset is recognised by its content too. */
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/** A README, a harness's source, a package.json: said in one line, not as a list of YAML errors. */
+function notAnInputFile(display: string): Diagnostic {
+  return located(
+    display,
+    { line: 0, col: 0 },
+    [],
+    `not an input file: ${basename(display)}`,
+    'a v0 JSONL dataset (.jsonl), or a benchmark, suite, task spec, rubric or harness config (.yaml, .yml, .json); or pass --as KIND',
+  );
+}
 
 function shortPath(path: string): string {
   const rel = relative(process.cwd(), path);
@@ -65,6 +84,7 @@ async function checkEvalCases(
 ): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
   assertFile(file);
   const diagnostics: Diagnostic[] = [];
+  const ids = new Map<string, number>();
   let count = 0;
   for await (const batch of readJsonlBatches(file)) {
     for (const record of batch) {
@@ -74,6 +94,8 @@ async function checkEvalCases(
       }
       if (isValidEvalCaseV0(record.value)) {
         count++;
+        const duplicate = duplicateCaseId(ids, record.value.case_id, file, record.line);
+        if (duplicate !== undefined) diagnostics.push(duplicate);
         continue;
       }
       const { checkEvalCaseV0 } = await import('./eval-case-v0.ts');
@@ -86,6 +108,27 @@ async function checkEvalCases(
       located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
     );
   return { count, diagnostics };
+}
+
+/** A case id seen before (on the line `ids` holds for it) is refused by `validate` and `run` alike. */
+function duplicateCaseId(
+  ids: Map<string, number>,
+  id: string,
+  file: string,
+  line: number,
+): Diagnostic | undefined {
+  const first = ids.get(id);
+  if (first === undefined) {
+    ids.set(id, line);
+    return undefined;
+  }
+  return located(
+    file,
+    { line, col: 1 },
+    ['case_id'],
+    `duplicate case_id "${id}" (first on line ${first})`,
+    'unique case ids',
+  );
 }
 
 /** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
@@ -108,20 +151,11 @@ async function loadEvalCases(
         continue;
       }
       count++;
-      const first = ids.get(record.value.case_id);
-      if (first !== undefined) {
-        diagnostics.push(
-          located(
-            file,
-            { line: record.line, col: 1 },
-            ['case_id'],
-            `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
-            'unique case ids',
-          ),
-        );
+      const duplicate = duplicateCaseId(ids, record.value.case_id, file, record.line);
+      if (duplicate !== undefined) {
+        diagnostics.push(duplicate);
         continue;
       }
-      ids.set(record.value.case_id, record.line);
       tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
     }
     if (diagnostics.length > MAX_DIAGNOSTICS) break;
@@ -165,8 +199,10 @@ async function loadAny(
   const relabel = (ds: Diagnostic[]) =>
     ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
+  if (kind === undefined && !DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase()))
+    return { kind, count: 0, diagnostics: [notAnInputFile(display)] };
   if (kind === 'eval-case-v0') {
-    // Validation (`checkEvalCases`) keeps memory flat and leaves duplicate ids to lint.
+    // Validation (`checkEvalCases`) keeps memory flat: it holds the ids, not the cases.
     const r = keep ? await loadEvalCases(file) : await checkEvalCases(file);
     const suite =
       r.suite === undefined
@@ -196,6 +232,8 @@ async function loadAny(
       ]),
     };
   const detected = kind === undefined ? detectDocumentKind(source.value) : kind;
+  if (detected === undefined && extname(file).toLowerCase() === '.json')
+    return { kind: undefined, count: 0, diagnostics: [notAnInputFile(display)] };
   if (detected === undefined)
     return {
       kind: undefined,
@@ -214,7 +252,9 @@ async function loadAny(
   switch (detected) {
     case 'benchmark': {
       const { benchmarkToSuite } = await import('./benchmark.ts');
-      const r = resultOf(benchmarkToSuite(file, source.value, source.locate));
+      const r = resultOf(
+        benchmarkToSuite(file, source.value, source.locate, { checkAgent: options.checkAgent !== false }),
+      );
       const suite =
         r.value === undefined
           ? undefined
@@ -286,6 +326,12 @@ async function loadAny(
       return never;
     }
   }
+}
+
+/** Whether a file is a v0 JSONL dataset (by extension, or a first line with `schema_version`). */
+export async function isEvalCaseDataset(path: string): Promise<boolean> {
+  assertFile(path);
+  return isJsonlDataset(path, await headOf(path));
 }
 
 /** Validates any input file and reports what it is; throws `not_found` for a missing file. */

@@ -132,7 +132,8 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   let harnessBaseDir: string;
   let judge: JudgeConfig | undefined;
   try {
-    suite = await loadSuite(resolve(io.cwd, file));
+    // With --harness the file's own agent is never created, so it need not be creatable.
+    suite = await loadSuite(resolve(io.cwd, file), { checkAgent: flags.harness === undefined });
     judge = suite.judge;
     if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
