@@ -130,7 +130,14 @@ export const evaluatorOptionSchemas = {
       allow_self_judge: z.boolean().default(false),
     })
     .strict(),
-  human: z.object({ instructions: text.optional() }).strict(),
+  human: z
+    .object({
+      /** What the person checks; shown when grading. */
+      instructions: text.optional(),
+      /** Rubric file (relative to the suite) or rubric id; without one, "meets the instructions" 1-4. */
+      rubric: text.optional(),
+    })
+    .strict(),
 } as const;
 
 export type BuiltinEvaluatorName = keyof typeof evaluatorOptionSchemas;

@@ -16,10 +16,18 @@ export interface BuiltinEvaluatorEntry<S extends z.ZodType> {
 
 type Schemas = typeof evaluatorOptionSchemas;
 
-function later(name: string): () => Promise<never> {
+/**
+ * `llm_rubric` and `human` grade after the trial, so they are criteria, not per-trial checks: a
+ * suite converts them (core/graded-evaluators.ts) before any evaluator is created. Only a direct
+ * `createEvaluator` call reaches this.
+ */
+function gradedLater(name: string): () => Promise<never> {
   return () =>
     Promise.reject(
-      new HarnessEvalError('invalid_config', `the ${name} evaluator is not available in this version yet`),
+      new HarnessEvalError(
+        'invalid_config',
+        `${name} is graded after the trial, as a ${name === 'human' ? 'human' : 'rubric'} criterion of each task: name it in a suite's evaluators (runExperiment and the CLI convert it), not through createEvaluator`,
+      ),
     );
 }
 
@@ -102,13 +110,13 @@ export const builtinEvaluators = {
   },
   llm_rubric: {
     options: evaluatorOptionSchemas.llm_rubric,
-    description: 'a judge model grades the output against a rubric',
-    load: later('llm_rubric'),
+    description: 'a judge model grades the output against a rubric (a rubric criterion of each task)',
+    load: gradedLater('llm_rubric'),
   },
   human: {
     options: evaluatorOptionSchemas.human,
-    description: 'a person grades the output later',
-    load: later('human'),
+    description: 'a person grades the output later with `harnesseval grade` (pending until then)',
+    load: gradedLater('human'),
   },
 } as const satisfies { readonly [N in BuiltinEvaluatorName]: BuiltinEvaluatorEntry<Schemas[N]> };
 

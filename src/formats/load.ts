@@ -10,6 +10,7 @@ import { newSha256 } from '../util/sha256.ts';
 import type { FileResult } from './benchmark.ts';
 import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
 import { isValidEvalCaseV0 } from './eval-case-v0-rules.ts';
+import type { GradedSuite } from './graded-evaluators.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
 import { readJsonlBatches } from './jsonl.ts';
 import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
@@ -186,6 +187,20 @@ function resultOf<T>(r: FileResult<T>): { count: number; diagnostics: Diagnostic
     : { count: 0, diagnostics: [...r.diagnostics] };
 }
 
+/** `llm_rubric` and `human` evaluators become criteria (formats/graded-evaluators.ts), loaded only when used. */
+async function gradedSuite(suite: Suite, file: string): Promise<GradedSuite> {
+  const { isGradedEvaluator } = await import('../core/graded-evaluators.ts');
+  const refs = [
+    ...suite.evaluators,
+    ...suite.tasks.flatMap((t) => [
+      ...t.evaluators,
+      ...t.criteria.flatMap((c) => (c.evaluator ? [c.evaluator] : [])),
+    ]),
+  ];
+  if (!refs.some((r) => isGradedEvaluator(r.name))) return { ok: true, suite, files: [] };
+  return (await import('./graded-evaluators.ts')).withGradedEvaluators(suite, file);
+}
+
 /** Reads any input file; returns what it is and either the loaded value or the diagnostics. */
 async function loadAny(
   path: string,
@@ -255,23 +270,22 @@ async function loadAny(
       const r = resultOf(
         benchmarkToSuite(file, source.value, source.locate, { checkAgent: options.checkAgent !== false }),
       );
-      const suite =
-        r.value === undefined
-          ? undefined
-          : { ...r.value, source: sourceOf(SUITE_FORMAT.benchmark, doc.hash) };
-      return {
-        kind: detected,
-        count: r.count,
-        diagnostics: relabel(r.diagnostics),
-        ...(suite ? { loaded: { kind: detected, suite } } : {}),
-      };
+      if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
+      const graded = await gradedSuite(r.value, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const hash = combinedHash([doc.hash, ...graded.files.map(fileHash)]);
+      const suite = { ...graded.suite, source: sourceOf(SUITE_FORMAT.benchmark, hash) };
+      return { kind: detected, count: r.count, diagnostics: [], loaded: { kind: detected, suite } };
     }
     case 'suite': {
       const { suiteFileToSuite } = await import('./suite-file.ts');
       const r = resultOf(suiteFileToSuite(file, source.value, source.locate));
       if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
-      const hash = combinedHash([doc.hash, ...r.value.files.slice(1).map(fileHash)]);
-      const suite = { ...r.value.suite, source: sourceOf(SUITE_FORMAT.suite, hash) };
+      const graded = await gradedSuite(r.value.suite, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const read = [...r.value.files.slice(1), ...graded.files];
+      const hash = combinedHash([doc.hash, ...read.map(fileHash)]);
+      const suite = { ...graded.suite, source: sourceOf(SUITE_FORMAT.suite, hash) };
       return { kind: detected, count: r.count, diagnostics: [], loaded: { kind: detected, suite } };
     }
     case 'task-spec': {
@@ -282,7 +296,7 @@ async function loadAny(
       const files = [task.rubric].filter((f): f is string => f !== undefined);
       const rubrics: Rubric[] = [];
       for (const f of files) rubrics.push(await loadRubric(f));
-      const suite: Suite = {
+      const spec: Suite = {
         schema_version: 1,
         id: task.id,
         ...(task.domain === undefined ? {} : { domain: task.domain }),
@@ -297,7 +311,13 @@ async function loadAny(
           weights: { functional: 0.6, rubric: 0.4 },
         },
         rubrics,
-        source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...files.map(fileHash)])),
+      };
+      const graded = await gradedSuite(spec, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const read = [...files, ...graded.files];
+      const suite = {
+        ...graded.suite,
+        source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...read.map(fileHash)])),
       };
       return { kind: detected, count: 1, diagnostics: [], loaded: { kind: detected, suite } };
     }

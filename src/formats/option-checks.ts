@@ -96,7 +96,30 @@ const schemaFile: OptionCheck = (options, ctx) => {
       ];
 };
 
+/** A rubric option written as a file (`./rubric.yaml`) rather than the id of a loaded rubric. */
+export function isRubricPath(value: string): boolean {
+  return /[/\\]/.test(value) || /\.(ya?ml|json)$/i.test(value);
+}
+
+/** A rubric written as a file must exist; a rubric id is checked against the suite's rubrics later. */
+const rubricFile: OptionCheck = (options, ctx) => {
+  const rubric = text(options, 'rubric');
+  if (rubric === undefined || !isRubricPath(rubric)) return [];
+  const absolute = resolve(dirname(ctx.file), rubric);
+  return existsSync(absolute)
+    ? []
+    : [
+        {
+          option: ['rubric'],
+          message: `rubric file not found: ${absolute}`,
+          expected: 'a rubric YAML file relative to this file, or the id of a rubric of the suite',
+        },
+      ];
+};
+
 const evaluatorChecks: { readonly [N in BuiltinEvaluatorName]?: readonly OptionCheck[] } = {
+  llm_rubric: [rubricFile],
+  human: [rubricFile],
   regex: [regexOptions],
   jsonpath: [jsonPathOption('path')],
   json_schema: [schemaFile],

@@ -8,6 +8,7 @@ import {
   RunSettingsSchema,
   type ThresholdViolation,
 } from '../core/experiment.ts';
+import { gradedEvaluatorsAsCriteria } from '../core/graded-evaluators.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -61,7 +62,9 @@ export interface RunExperimentOptions {
  * metrics -> result assembly. Every finished trial is in the store before the next event fires.
  * A library function: it emits events and returns the experiment; it never prints.
  */
-export async function runExperiment(options: RunExperimentOptions): Promise<Experiment> {
+export async function runExperiment(given: RunExperimentOptions): Promise<Experiment> {
+  // A suite built in code may name llm_rubric / human evaluators; loaded files are converted already.
+  const options = { ...given, suite: gradedEvaluatorsAsCriteria(given.suite) };
   const env = options.env ?? process.env;
   const settings = RunSettingsSchema.parse({ ...options.settings });
   const suiteDir = options.suite.source === undefined ? process.cwd() : dirname(options.suite.source.file);
