@@ -98,6 +98,11 @@ export const builtinEvaluators = {
     description: 'the trial cost at most max_usd',
     load: async () => (await import('./cost.ts')).cost,
   },
+  expect_error: {
+    options: evaluatorOptionSchemas.expect_error,
+    description: 'the trial ends in the expected error (kind, message): a refusal that should happen passes',
+    load: async () => (await import('./expect-error.ts')).expectError,
+  },
   javascript: {
     options: evaluatorOptionSchemas.javascript,
     description: 'a user TypeScript/JavaScript function scores the output',
@@ -206,7 +211,11 @@ async function instantiate<S extends z.ZodType>(
 ): Promise<EvaluatorV1> {
   const parsed = definition.options.safeParse(rawOptions);
   if (!parsed.success) throw optionsError(definition.name, parsed.error);
-  return definition.create(parsed.data, environment);
+  const created = await definition.create(parsed.data, environment);
+  // The definition declares it; the instance carries it so the runner sees it after wrapping.
+  return definition.judgesErrors === true && created.judgesErrors !== true
+    ? { ...created, judgesErrors: true, evaluate: (ctx) => created.evaluate(ctx) }
+    : created;
 }
 
 /**

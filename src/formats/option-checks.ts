@@ -74,6 +74,7 @@ function jsonPathOption(key: string): OptionCheck {
   };
 }
 
+/** The `pattern` option (with `flags`, when the evaluator has them) passes the regex rule. */
 const regexOptions: OptionCheck = (options) => {
   const pattern = text(options, 'pattern');
   if (pattern === undefined) return [];
@@ -121,6 +122,7 @@ const evaluatorChecks: { readonly [N in BuiltinEvaluatorName]?: readonly OptionC
   llm_rubric: [rubricFile],
   human: [rubricFile],
   regex: [regexOptions],
+  expect_error: [regexOptions],
   jsonpath: [jsonPathOption('path')],
   json_schema: [schemaFile],
   javascript: [moduleFile('module')],

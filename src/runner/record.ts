@@ -66,7 +66,8 @@ export function assembleRecord(input: AssembleInput): RunRecord {
   const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
   const trace = priced.trace;
   const { trace: _omit, ...outputWithoutTrace } = output;
-  const errored = output.error !== undefined;
+  // An error the task expects (and its checks judged) is the trial's result, not a failed trial.
+  const errored = output.error !== undefined && !judged.errorIsOutput;
   const { scores, outcome } = scoreRecord({
     evaluations: judged.evaluations,
     criteria: judged.criteria,
@@ -92,7 +93,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     duration_seconds: input.duration,
     cost_usd: cost,
     outcome,
-    ...(output.error === undefined ? {} : { error: output.error }),
+    ...(output.error === undefined || !errored ? {} : { error: output.error }),
     output: outputWithoutTrace,
     trace,
     evaluations: judged.evaluations,

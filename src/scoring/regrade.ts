@@ -36,7 +36,8 @@ export function applyGrades(
     criteria,
     rubricWeights,
     scoring,
-    errored: record.output.error !== undefined,
+    // `error` is set when the trial errored; an error its task expected (expect_error) is its output.
+    errored: record.error !== undefined,
   });
   const metrics = {
     ...processMetrics(record.trace, criteria),
