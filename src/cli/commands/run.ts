@@ -7,6 +7,7 @@ import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import { type CliIO, useColor } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
@@ -224,10 +225,15 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
         switch (event.type) {
           case 'run_start':
             experimentId = event.experiment.id;
+            progress?.header(runHeader(event.experiment, event.trials, event.resumed));
             for (const { reporter, destination } of fileReporters)
               await reporter.onRunStart?.(event.experiment, { destination });
             break;
+          case 'trial_start':
+            progress?.trialStarted(trialLabel(event.taskId, event.epoch, flags.epochs));
+            break;
           case 'trial_end':
+            progress?.trialEnded(trialLabel(event.record.task_id, event.record.epoch, flags.epochs));
             if (streaming.length > 0) {
               const record = await redactRecord(event.record, io.env);
               for (const reporter of streaming) await reporter.onTrialEnd?.(record);
@@ -280,6 +286,20 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   }
   if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
   return EXIT.ok;
+}
+
+/** `suite × harness@version (exp-…): N trials`, as the console report's title begins. */
+function runHeader(experiment: Experiment, trials: number, resumed: number): string {
+  const suite = experiment.suite.name ?? experiment.suite.id;
+  const harness = `${experiment.harness.name}@${experiment.harness.version}`;
+  const again = resumed > 0 ? `, ${resumed} done before` : '';
+  return escapeControl(
+    `${suite} × ${harness}  (${experiment.id}): ${trials} trial${trials === 1 ? '' : 's'} to run${again}`,
+  );
+}
+
+function trialLabel(taskId: string, epoch: number, epochs: number): string {
+  return escapeControl(epochs > 1 ? `${taskId}#${epoch}` : taskId);
 }
 
 async function openStoreAt(path: string, durability: 'normal' | 'full'): Promise<ExperimentStore> {
