@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentOutputSchema, emptyTrace, TraceSchema } from './agent-output.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from './evaluation.ts';
+import { TaskInputSchema } from './task.ts';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
@@ -62,6 +63,9 @@ export const RunRecordSchema = z.object({
   cost_usd: z.number().nonnegative().nullable().default(null),
   outcome: OutcomeSchema,
   error: z.string().optional(),
+  /** What the harness was given and the value it was checked against, to read beside the output. */
+  input: TaskInputSchema.optional(),
+  expected: z.unknown().optional(),
   output: AgentOutputSchema,
   trace: TraceSchema.default(emptyTrace),
   evaluations: z.array(EvaluationResultSchema).default([]),

@@ -94,6 +94,8 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     cost_usd: cost,
     outcome,
     ...(output.error === undefined || !errored ? {} : { error: output.error }),
+    input: input.trial.task.input,
+    ...(input.trial.task.expected === undefined ? {} : { expected: input.trial.task.expected }),
     output: outputWithoutTrace,
     trace,
     evaluations: judged.evaluations,
