@@ -3,7 +3,7 @@ import type { CliIO } from '../io.ts';
 
 const examples = `
 Examples:
-  $ harnesseval power --baseline 01J9Z8 --effect 0.05            tasks needed to detect +5 points
+  $ harnesseval power --baseline exp-20261201-084403 --effect 0.05  tasks needed to detect +5 points
   $ harnesseval power --baseline latest:my-agent --tasks 40 --epochs 3
   $ harnesseval power --baseline main.json --metric overall_score --effect 0.03 --tasks 100
   $ harnesseval power --sd 0.3 --effect 0.1                      from a known SD of per-task differences

@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkOutput, type DocBlock, docBlocks, withRealIds } from './doc-commands.ts';
+import { ROOT } from './run-cli.ts';
+
+/**
+ * A test suite for one document: every fenced shell command in it, run in a scratch copy of the
+ * repository, and the output each shows checked against what it prints (the format is in
+ * ./doc-commands.ts and docs/contributing.md). A doc that drifts fails; to update one, change the
+ * shown output in the doc itself.
+ */
+const COMMAND_TIMEOUT_MS = 120_000;
+/** A block runs several commands in a row; on a loaded 2-core machine a run of 75 trials takes ~20 s. */
+const BLOCK_TIMEOUT_MS = 240_000;
+
+/** A copy of the working tree (tracked and untracked, not ignored files) with the built dist/. */
+async function scratchCopy(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'he-docs-'));
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  for (const file of listed.stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await cp(join(ROOT, file), join(dir, file));
+  }
+  await cp(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** Runs one shell command line of a doc (stdout and stderr as one stream, like a terminal). */
+function sh(command: string, cwd: string): Promise<{ status: number; output: string }> {
+  const line = command.replace(/(^|[;&|(]\s*)npx harnesseval\b/g, '$1node bin/harnesseval.js');
+  return new Promise((resolveRun, reject) => {
+    const child = spawn('sh', ['-c', `exec 2>&1; ${line}`], {
+      cwd,
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), COMMAND_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolveRun({ status: status ?? -1, output });
+    });
+  });
+}
+
+const EXPERIMENT = /\b(exp-\d{8}-\d{6}-[0-9a-f]{4})\b/g;
+
+export function docCommandsSuite(doc: string): void {
+  describe(`the commands in ${doc}`, () => {
+    const blocks: DocBlock[] = docBlocks(doc, readFileSync(join(ROOT, doc), 'utf8'));
+    let cwd = '';
+    const ids = new Map<string, string>();
+    let latest: string | undefined;
+    let status = 0;
+
+    beforeAll(async () => {
+      cwd = await scratchCopy();
+    });
+    afterAll(async () => {
+      if (cwd !== '') await rm(cwd, { recursive: true, force: true });
+    });
+
+    it('has commands to run', () => {
+      expect(blocks.flatMap((b) => (b.skip === undefined ? b.commands : [])).length).toBeGreaterThan(3);
+    });
+
+    for (const block of blocks) {
+      const where = `${doc}:${block.line}`;
+      if (block.skip !== undefined) {
+        // Said, not silent: the reason is in the skipped test's name.
+        it.skip(`${where} (not run: ${block.skip})`, () => {});
+        continue;
+      }
+      it(`${where}: ${block.commands.map((c) => c.command).join(' && ')}`, {
+        timeout: BLOCK_TIMEOUT_MS,
+      }, async () => {
+        for (const setup of block.setup) {
+          const done = await sh(setup, cwd);
+          expect(done.status, `${where}: setup \`${setup}\` failed:\n${done.output}`).toBe(0);
+        }
+        for (const [i, command] of block.commands.entries()) {
+          const next = block.commands[i + 1];
+          if (command.command.trim() === 'echo $?') {
+            expect(command.expected?.join('\n').trim(), `${command.file}:${command.line}`).toBe(
+              String(status),
+            );
+            continue;
+          }
+          const run = await sh(withRealIds(command.command, ids, latest), cwd);
+          status = run.status;
+          for (const match of run.output.matchAll(EXPERIMENT)) latest = match[1];
+          const context = `${command.file}:${command.line}: \`${command.command}\` printed:\n${run.output}`;
+          // A command succeeds unless the doc shows its status with `echo $?` right after it.
+          if (next?.command.trim() !== 'echo $?') expect(run.status, context).toBe(0);
+          if (command.expected === undefined) continue;
+          const check = checkOutput(command.expected, run.output, ids);
+          expect(
+            check.missing,
+            `${context}\nthe doc's line not found (in order): ${check.missing}`,
+          ).toBeUndefined();
+        }
+      });
+    }
+  });
+}
+
+/** Every relative link of the README and docs/*.md names a file that exists. */
+export function docLinksSuite(): void {
+  describe('links in the docs', () => {
+    const files = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    it.each(files)('every relative link in %s names a file that exists', (file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const dead = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => (m[1] ?? '').split('#')[0] ?? '')
+        .filter((target) => target !== '' && !/^[a-z]+:/.test(target))
+        .filter((target) => !existsSync(resolve(ROOT, dirname(file), target)));
+      expect(dead).toEqual([]);
+    });
+  });
+}
