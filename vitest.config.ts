@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Starts nothing by itself: the first test that asks for PostgreSQL starts the run's cluster.
+    globalSetup: ['test/setup/postgres.ts'],
   },
 });

@@ -4,11 +4,18 @@ import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import { readExperimentFile } from '../store/json-io.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { DEFAULT_STORE_PATH } from './experiment-source.ts';
+import { openCliStore, storeLocation } from './store-location.ts';
 
 export interface ExperimentRefOptions {
   readonly cwd: string;
+  /** `--store`; default `$HARNESSEVAL_STORE`, else `.harnesseval/harnesseval.db`. */
   readonly store?: string | undefined;
+  /** Where `HARNESSEVAL_STORE` is read (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv | undefined;
+}
+
+function locationOf(options: ExperimentRefOptions): string {
+  return storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
 }
 
 /** `latest:HARNESS` or `latest:HARNESS@VERSION` -> its parts; undefined for other references. */
@@ -58,7 +65,6 @@ export async function loadExperimentRefs(
   options: ExperimentRefOptions,
 ): Promise<Experiment[]> {
   let store: ExperimentStore | undefined;
-  const storePath = resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH);
   try {
     const experiments: Experiment[] = [];
     for (const reference of references) {
@@ -71,10 +77,7 @@ export async function loadExperimentRefs(
         experiments.push(await readExperimentFile(file, reference));
         continue;
       }
-      if (store === undefined) {
-        const { openStore } = await import('../store/index.ts');
-        store = await openStore(storePath, { mustExist: true });
-      }
+      store ??= await openCliStore(locationOf(options), { mustExist: true, readonly: true });
       experiments.push(await fromStore(store, reference));
     }
     return experiments;
@@ -85,6 +88,5 @@ export async function loadExperimentRefs(
 
 /** Opens the store for listing (timeline); the caller closes it. */
 export async function openStoreForReading(options: ExperimentRefOptions): Promise<ExperimentStore> {
-  const { openStore } = await import('../store/index.ts');
-  return openStore(resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH), { mustExist: true });
+  return openCliStore(locationOf(options), { mustExist: true, readonly: true });
 }

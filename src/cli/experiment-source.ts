@@ -3,23 +3,14 @@ import { resolve } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import { readExperimentFile } from '../store/json-io.ts';
-import type { ExperimentStore } from '../store/types.ts';
-
-export const DEFAULT_STORE_PATH = '.harnesseval/harnesseval.db';
-
-/**
- * Opens the experiment store. The store module is written on another branch; until it is merged
- * this seam is the only place that needs `await import('../store/index.ts')` + `openStore(path)`.
- */
-async function openExperimentStore(path: string): Promise<ExperimentStore> {
-  const { openStore } = await import('../store/index.ts');
-  return openStore(path, { mustExist: true });
-}
+import { openCliStore, shownStore, storeLocation } from './store-location.ts';
 
 export interface ExperimentSourceOptions {
   readonly cwd: string;
-  /** The SQLite file; default `.harnesseval/harnesseval.db` under cwd. */
+  /** `--store`: a SQLite file or postgres:// URL; default `$HARNESSEVAL_STORE`, else `.harnesseval/harnesseval.db`. */
   readonly store?: string | undefined;
+  /** Where `HARNESSEVAL_STORE` is read (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv | undefined;
 }
 
 /** An experiment from `EXPERIMENT_ID` (looked up in the store) or `FILE.json` (an export). */
@@ -32,15 +23,15 @@ export async function loadExperiment(
     if (!existsSync(file)) throw new HarnessEvalError('not_found', `file not found: ${reference}`);
     return readExperimentFile(file, reference);
   }
-  const storePath = resolve(options.cwd, options.store ?? DEFAULT_STORE_PATH);
-  const store = await openExperimentStore(storePath);
+  const location = storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
+  const store = await openCliStore(location, { mustExist: true, readonly: true });
   try {
     const { resolveExperimentId } = await import('../store/resolve-id.ts');
     const experiment = await store.getExperiment(await resolveExperimentId(store, reference));
     if (experiment === undefined) {
       throw new HarnessEvalError(
         'not_found',
-        `no experiment "${reference}" in ${storePath} (see: harnesseval runs list)`,
+        `no experiment "${reference}" in ${shownStore(location)} (see: harnesseval runs list)`,
       );
     }
     return experiment;

@@ -1,5 +1,6 @@
 import jsonPathParse from 'jsonpath-rfc9535/parser';
 import type { Difficulty, SourceType } from '../core/task.ts';
+import { jsonPathRegexProblem } from '../util/regex-safety.ts';
 import { patternProblem } from './regex-rule.ts';
 
 // The seed-003 rules without zod: `validate` of a dataset answers from these alone, so the CLI
@@ -62,13 +63,18 @@ export function isSimpleJsonPath(path: string): boolean {
 function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): string | undefined {
   if (type === 'regex') return patternProblem(expected, '')?.message;
   if (isSimpleJsonPath(expected)) return undefined;
+  let ast: unknown;
   try {
-    jsonPathParse(expected);
-    return undefined;
+    ast = jsonPathParse(expected);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return `JSONPath does not parse (RFC 9535): ${message}`;
   }
+  // The same refusal the jsonpath evaluator makes when the run starts (one rule set).
+  const problem = jsonPathRegexProblem(ast);
+  if (problem === undefined) return undefined;
+  const pattern = problem.pattern === '' ? '' : ` /${problem.pattern}/`;
+  return `JSONPath ${problem.where} pattern${pattern} is refused: ${problem.reason}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

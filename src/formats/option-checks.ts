@@ -4,6 +4,7 @@ import jsonPathParse from 'jsonpath-rfc9535/parser';
 import { type BuiltinAdapterName, isBuiltinAdapter } from '../adapters/catalog.ts';
 import { type BuiltinEvaluatorName, isBuiltinEvaluator } from '../evaluators/catalog.ts';
 import { parseModuleRef } from '../plugins/user-module.ts';
+import { patternOptionProblem } from './pattern-check.ts';
 import { patternProblem } from './regex-rule.ts';
 
 /**
@@ -118,13 +119,26 @@ const rubricFile: OptionCheck = (options, ctx) => {
       ];
 };
 
+/**
+ * The patterns a `jsonpath` path (`match()`/`search()`) or an inline `json_schema` holds pass the
+ * safety analysis the evaluator applies when it is created (pattern-check.ts); a path that does
+ * not parse is reported by jsonPathOption.
+ */
+function embeddedPatterns(evaluator: 'jsonpath' | 'json_schema'): OptionCheck {
+  return (options) => {
+    const problem = patternOptionProblem(evaluator, options);
+    if (problem === undefined || problem.message.startsWith('invalid JSONPath')) return [];
+    return [{ ...problem, option: [problem.option], code: 'regex-catastrophic' }];
+  };
+}
+
 const evaluatorChecks: { readonly [N in BuiltinEvaluatorName]?: readonly OptionCheck[] } = {
   llm_rubric: [rubricFile],
   human: [rubricFile],
   regex: [regexOptions],
   expect_error: [regexOptions],
-  jsonpath: [jsonPathOption('path')],
-  json_schema: [schemaFile],
+  jsonpath: [jsonPathOption('path'), embeddedPatterns('jsonpath')],
+  json_schema: [schemaFile, embeddedPatterns('json_schema')],
   javascript: [moduleFile('module')],
 };
 

@@ -155,7 +155,8 @@ export function checkThresholdRange(
   const unit = isUnitIntervalMetric(name);
   for (const bound of ['minimum', 'maximum'] as const) {
     const value = raw[bound];
-    if (typeof value !== 'number') continue;
+    // A non-finite bound (1e400) is already refused by the schema, with the reason.
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
     const bad = value < 0 || (unit && value > 1);
     if (bad) {
       const at = [...path, bound];

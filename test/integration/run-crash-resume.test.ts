@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExperimentSchema } from '../../src/core/experiment.ts';
+import { openSqliteDatabase, type SqliteDatabase } from '../../src/store/sqlite-driver.ts';
 import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 
 // A run killed mid-way keeps every finished trial (each is committed as it ends), and `--resume`
@@ -21,9 +21,9 @@ afterAll(async () => {
 
 /** Records and status of the one experiment in the store, read while the run writes (WAL). */
 function peek(db: string): { id: string; status: string; records: number } | undefined {
-  let handle: Database.Database | undefined;
+  let handle: SqliteDatabase | undefined;
   try {
-    handle = new Database(db, { readonly: true, fileMustExist: true });
+    handle = openSqliteDatabase(db, { readonly: true, fileMustExist: true });
     const row = handle.prepare('SELECT id, status FROM experiments').get() as
       | { id: string; status: string }
       | undefined;
@@ -121,8 +121,11 @@ describe('harnesseval run: crash and resume', () => {
     // either shows the second signal ended the run at once.
     expect(Date.now() - second).toBeLessThan(4000);
     expect(result.status).toBe(130);
-    expect(result.stderr).toMatch(/stopped; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
+    expect(result.stderr).toMatch(/stopping now/);
+    expect(result.stderr).toMatch(/interrupted; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
     expect(peek(db)?.records).toBe(1);
+    // The second signal no longer skips the bookkeeping: the experiment says it was interrupted.
+    expect(peek(db)?.status).toBe('interrupted');
   }, 60_000);
 
   it('refuses to resume an experiment with --no-store (exit 2)', async () => {

@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { outputText } from '../../core/agent-output.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
@@ -12,12 +11,12 @@ import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
+import { openCliStore, storeLocation } from '../store-location.ts';
 import type { GradeFlags } from './grade.ts';
 
 /** The `grade` command's work (loaded when the command runs). */
 export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> {
-  const { openStore } = await import('../../store/index.ts');
-  const store = await openStore(resolve(io.cwd, flags.store));
+  const store = await openCliStore(storeLocation(flags.store, io));
   try {
     const experiment = await findExperiment(store, id);
     const suite = await suiteOf(experiment);

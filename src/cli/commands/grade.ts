@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliExit, EXIT } from '../exit.ts';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -13,7 +14,7 @@ harness made in its kept workspace) and the rubric levels, and asks for a level 
 experiment's scores and metrics are recomputed.`;
 
 export interface GradeFlags {
-  store: string;
+  store?: string;
   grader?: string;
   task?: string;
 }
@@ -23,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     .command('grade')
     .description('grade pending rubric criteria of a stored experiment in the terminal')
     .argument('<experiment-id>', 'experiment id (or a unique prefix)')
-    .option('--store <path>', 'SQLite store file', '.harnesseval/harnesseval.db')
+    .option('--store <location>', STORE_OPTION_HELP)
     .option('--grader <name>', 'your name, stored with each grade (default: the login name)')
     .option('--task <id>', 'only this task')
     .addHelpText('after', examples)

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type CliIO, useColor, writeLine } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -39,7 +40,14 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       ? [{ format: flags.format ?? 'console' }]
       : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
   const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
-  const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store });
+  const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
+  // Flaky across stored runs of this harness version too, not only across this run's epochs.
+  const [{ sameVersionRuns }, { flakyTasks }] = await Promise.all([
+    import('../version-runs.ts'),
+    import('../../metrics/flaky.ts'),
+  ]);
+  const [runs] = await sameVersionRuns([experiment], { cwd: io.cwd, store: flags.store, env: io.env });
+  const flaky = runs && runs.length > 0 ? { flaky: flakyTasks([experiment, ...runs]) } : {};
   for (const [index, target] of targets.entries()) {
     const reporter = reporters[index];
     if (reporter === undefined) continue;
@@ -47,10 +55,11 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       const text = await reporter.report(experiment, {
         color: useColor(io),
         width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
+        ...flaky,
       });
       io.stdout.write(text);
     } else {
-      await reporter.report(experiment, { destination: resolve(io.cwd, target.file) });
+      await reporter.report(experiment, { destination: resolve(io.cwd, target.file), ...flaky });
       writeLine(io.stdout, `wrote ${target.format} report to ${target.file}`);
     }
   }
@@ -72,7 +81,7 @@ export function register(program: Command, io: CliIO): void {
       collect,
       [],
     )
-    .option('--store <path>', 'the SQLite store (default: .harnesseval/harnesseval.db)')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (reference: string, flags: ReportFlags) => reportAction(reference, flags, io));
 }

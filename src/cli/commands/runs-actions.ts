@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HarnessEvalError } from '../../core/errors.ts';
-import { defaultStorePath, openStore } from '../../store/index.ts';
 import {
   experimentToJson,
   exportExperiment,
@@ -11,27 +10,32 @@ import {
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';
+import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
 import { renderList, renderShow, safe, summarize } from './runs-render.ts';
 
 interface StoreChoice {
   readonly store?: string | undefined;
 }
 
-function storePath(io: CliIO, choice: StoreChoice): string {
-  return choice.store === undefined ? defaultStorePath(io.cwd) : resolve(io.cwd, choice.store);
-}
-
-/** Opens the store for one command and always closes it. Only `import` may create a new store file. */
+/**
+ * Opens the store for one command and always closes it; `use` gets the store's name for
+ * messages (a URL without its password). Only `import` may create a new store; `read` commands
+ * open it read-only (a store in a folder they may not write still reads).
+ */
 async function withStore<T>(
   io: CliIO,
   choice: StoreChoice,
-  mode: 'existing' | 'create',
-  use: (store: ExperimentStore, path: string) => Promise<T>,
+  mode: 'read' | 'existing' | 'create',
+  use: (store: ExperimentStore, shown: string) => Promise<T>,
 ): Promise<T> {
-  const path = storePath(io, choice);
-  const store = await openStore(path, { env: io.env, mustExist: mode === 'existing' });
+  const location = storeLocation(choice.store, io);
+  const store = await openCliStore(location, {
+    env: io.env,
+    mustExist: mode !== 'create',
+    ...(mode === 'read' ? { readonly: true } : {}),
+  });
   try {
-    return await use(store, path);
+    return await use(store, shownStore(location));
   } finally {
     await store.close();
   }
@@ -60,19 +64,24 @@ export async function listRuns(
     format: 'table' | 'json';
   },
 ): Promise<void> {
-  const path = storePath(io, options);
-  if (!existsSync(path)) {
-    if (options.format === 'json') writeLine(io.stdout, '[]');
-    else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
-    return;
-  }
-  const list = await withStore(io, options, 'existing', (store) =>
+  const location = storeLocation(options.store, io);
+  const path = shownStore(location);
+  const list = await withStore(io, options, 'read', (store) =>
     store.listExperiments({
       ...(options.harness === undefined ? {} : { harness: options.harness }),
       ...(options.suite === undefined ? {} : { suite: options.suite }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
     }),
-  );
+  ).catch((error: unknown) => {
+    // No store yet (no file, or a database without our tables) is an empty list, not an error.
+    if (HarnessEvalError.is(error) && error.code === 'not_found' && !existsSync(location)) return undefined;
+    throw error;
+  });
+  if (list === undefined) {
+    if (options.format === 'json') writeLine(io.stdout, '[]');
+    else writeLine(io.stdout, `No experiments yet (no store at ${safe(path)}).`);
+    return;
+  }
   if (options.format === 'json') writeLine(io.stdout, JSON.stringify(list, null, 2));
   else if (list.length === 0) writeLine(io.stdout, `No experiments match in ${safe(path)}.`);
   else writeLine(io.stdout, renderList(list));
@@ -82,7 +91,7 @@ export async function showRun(
   io: CliIO,
   options: StoreChoice & { id: string; format: 'table' | 'json' },
 ): Promise<void> {
-  const experiment = await withStore(io, options, 'existing', async (store, path) => {
+  const experiment = await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     return store.getExperiment(id);
   });
@@ -96,7 +105,7 @@ export async function exportRun(
   io: CliIO,
   options: StoreChoice & { id: string; output?: string | undefined },
 ): Promise<void> {
-  await withStore(io, options, 'existing', async (store, path) => {
+  await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     if (options.output === undefined || options.output === '-') {
       const experiment = await store.getExperiment(id);
@@ -140,6 +149,10 @@ export async function importRun(
           },
         );
       }
+      // The file parsed but its content does not hold together (a record of another experiment):
+      // say which file.
+      if (HarnessEvalError.is(error) && error.code === 'invalid_input')
+        throw new HarnessEvalError('invalid_input', `${options.file}: ${error.message}`, { cause: error });
       throw error;
     }
   });
@@ -152,5 +165,27 @@ export async function deleteRun(io: CliIO, options: StoreChoice & { id: string }
     await store.deleteExperiment(id);
     const records = summary === undefined ? '' : ` (${summary.records} records)`;
     writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}`);
+  });
+}
+
+/** `runs cleanup`: end what killed runs left running, and mark their experiments interrupted. */
+export async function cleanupRuns(io: CliIO, options: StoreChoice): Promise<void> {
+  const { cleanupStore } = await import('../../runner/cleanup.ts');
+  await withStore(io, options, 'existing', async (store, path) => {
+    const report = await cleanupStore(store);
+    for (const [id, { recorded, killed }] of report.orphans)
+      writeLine(
+        io.stdout,
+        `${safe(id)}: a killed run had recorded ${recorded} process group(s); ${killed === 0 ? 'none was still running' : `ended ${killed} process(es) still running`}`,
+      );
+    for (const { id, suiteFile } of report.interrupted) {
+      const file = suiteFile === undefined ? 'SUITE_FILE' : safe(suiteFile);
+      writeLine(
+        io.stdout,
+        `${safe(id)}: its run is gone; marked interrupted (resume with: harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
+      );
+    }
+    if (report.orphans.size === 0 && report.interrupted.length === 0)
+      writeLine(io.stdout, `Nothing to clean up in ${safe(path)}.`);
   });
 }

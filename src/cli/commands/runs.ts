@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIO } from '../io.ts';
+import { STORE_OPTION_HELP } from '../store-location.ts';
 import type { RegisterCommand } from './index.ts';
 
 const EXAMPLES = `
@@ -10,7 +11,9 @@ Examples:
   $ harnesseval runs export exp-20261201-0844 -o results/run.json   # a unique id prefix is enough
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete exp-20261201-084403-b363
+  $ harnesseval runs cleanup               # end what a killed run left running
   $ harnesseval runs --store ci/harnesseval.db list
+  $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
 
 function parseLimit(value: string): number {
@@ -38,8 +41,8 @@ function text(value: unknown): string | undefined {
 export const register: RegisterCommand = (program: Command, io: CliIO) => {
   const runs = program
     .command('runs')
-    .description('list, show, export, import and delete stored experiments')
-    .option('--store <path>', 'the store file (default: .harnesseval/harnesseval.db)')
+    .description('list, show, export, import, delete and clean up stored experiments')
+    .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', EXAMPLES);
 
   runs
@@ -101,5 +104,14 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<id>', 'experiment id or a unique prefix of it')
     .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
       await (await actions()).deleteRun(io, { store: storeOption(cmd), id });
+    });
+
+  runs
+    .command('cleanup')
+    .description(
+      'end the processes killed runs left running, and mark their experiments interrupted (resumable)',
+    )
+    .action(async (_opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).cleanupRuns(io, { store: storeOption(cmd) });
     });
 };

@@ -65,4 +65,11 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px 
 .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:12px}
 .output-label{font-weight:600;font-family:ui-monospace,monospace}
 .violations li{color:var(--fail)}
+td.pass{color:var(--pass)}td.fail{color:var(--fail)}
+svg .chart-title{fill:var(--fg);font-size:13px;font-weight:600}
+svg .zero{stroke:var(--muted);stroke-dasharray:3 3}
+svg .forest-row .dot{fill:var(--muted)}svg .forest-row .ci-line{stroke:var(--muted);stroke-width:3}
+svg .forest-row.better .dot{fill:var(--pass)}svg .forest-row.better .ci-line{stroke:var(--pass)}
+svg .forest-row.worse .dot{fill:var(--fail)}svg .forest-row.worse .ci-line{stroke:var(--fail)}
+svg .row-label,svg .row-value{fill:var(--fg);font-size:12px}
 `;

@@ -14,7 +14,8 @@ export interface StoreFactoryOptions {
 /** Makes a fresh, empty store; each call gives an independent one. */
 export type StoreFactory = (options?: StoreFactoryOptions) => Promise<ExperimentStore>;
 
-async function rejection(promise: Promise<unknown>): Promise<HarnessEvalError> {
+/** The HarnessEvalError a promise rejects with (fails the test if it resolves or throws anything else). */
+export async function rejection(promise: Promise<unknown>): Promise<HarnessEvalError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,

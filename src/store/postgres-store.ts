@@ -1,0 +1,384 @@
+import { HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import { CommitBatcher } from './commit-batcher.ts';
+import {
+  checkExperiment,
+  checkRecord,
+  decodeExperiment,
+  decodeRecord,
+  type ExperimentDocument,
+  encodeDocument,
+  patchDocument,
+  splitExperiment,
+  taskIndexes,
+  taskIndexOf,
+} from './documents.ts';
+import { redactStoreLocation } from './location.ts';
+import * as bookkeeping from './postgres-bookkeeping.ts';
+import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
+import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
+import { PostgresPool } from './postgres-pool.ts';
+import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
+import { secretRedactor } from './redact.ts';
+import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
+import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
+import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+
+export interface PostgresStoreOptions {
+  /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Fail with `not_found` instead of creating the tables (read-only commands). */
+  readonly mustExist?: boolean;
+  /** The PostgreSQL schema holding the tables (default `harnesseval`, or the URL's `?schema=`). */
+  readonly schema?: string;
+  /** Connections kept open at most (default 10: a run commits up to `-j` records at once). */
+  readonly poolSize?: number;
+  /** Milliseconds to wait for a connection (default 10,000). */
+  readonly connectTimeoutMs?: number;
+  /**
+   * `normal` (default, as SQLite's): commits do not wait for the server's WAL flush
+   * (`synchronous_commit = off`), so a record survives this process being killed the moment
+   * appendRecord resolves, but a crash of the server's machine may lose its last ~0.6 s of
+   * commits. `full` waits for the flush (`synchronous_commit = on`, whatever the server's
+   * default): a resolved append survives power loss, at one WAL fsync per trial.
+   */
+  readonly durability?: 'full' | 'normal';
+}
+
+/** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
+const RECORD_BATCH = 1000;
+
+/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document. */
+type RecordRow = [string, number, string, number, string, string];
+
+interface RecordWrite {
+  readonly experimentId: string;
+  readonly record: RunRecord;
+  readonly row: RecordRow;
+}
+
+/**
+ * The store on a PostgreSQL server, for a team's shared history and for workers on many machines.
+ * Same contract, documents and redaction as the SQLite store; a trial (experiment, task, epoch)
+ * has at most one record. Open it with `PostgresStore.open(url)` (it connects and migrates).
+ */
+export class PostgresStore implements ExperimentStore {
+  /** The URL with its password replaced by `***`: what messages print. */
+  readonly location: string;
+  readonly schema: string;
+  readonly #db: PostgresPool;
+  readonly #sql: PostgresStatements;
+  /** The schema, quoted for SQL. */
+  readonly #s: string;
+  readonly #redact: (text: string) => string;
+  readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
+  /** appendRecord's group commit: trials finishing together share one statement and one commit. */
+  readonly #appends = new CommitBatcher<RecordWrite>({
+    writeOne: (write) => this.#writeOne(write, 'replace').then(() => undefined),
+    writeBatch: (writes) => this.#writeBatch(writes),
+    keys: ({ experimentId, record }) => [
+      JSON.stringify([experimentId, 'run', record.run_id]),
+      JSON.stringify([experimentId, 'trial', record.task_id, record.epoch]),
+    ],
+  });
+
+  private constructor(url: URL, schema: string, options: PostgresStoreOptions) {
+    url.searchParams.delete('schema');
+    this.#db = new PostgresPool(url, options);
+    this.location = this.#db.location;
+    this.schema = schema;
+    this.#s = quoteSchema(schema);
+    this.#sql = postgresStatements(this.#s);
+    this.#redact = secretRedactor(options.env ?? process.env);
+  }
+
+  /** Connects, creates or upgrades the schema, and returns the store. */
+  static async open(location: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    let url: URL;
+    try {
+      url = new URL(location);
+    } catch (error) {
+      throw new HarnessEvalError('usage', `not a PostgreSQL URL: ${redactStoreLocation(location)}`, {
+        cause: error,
+      });
+    }
+    const schema = options.schema ?? url.searchParams.get('schema') ?? 'harnesseval';
+    const store = new PostgresStore(url, schema, options);
+    try {
+      await store.#db.withClient('open the store', (client) =>
+        migratePostgres(client, { schema, shown: store.location, mustExist: options.mustExist === true }),
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  async createExperiment(experiment: Experiment): Promise<void> {
+    const checked = checkExperiment(experiment);
+    const { document, records } = splitExperiment(checked);
+    refuseRepeatedTrials(checked.id, records);
+    const indexes = taskIndexes(document);
+    const rows = records.map((record) =>
+      this.#recordRow(checked.id, checkRecord(checked.id, record), indexes),
+    );
+    const text = encodeDocument(document, this.#redact, `experiment ${checked.id}`);
+    await this.#db.transaction(`store experiment ${checked.id}`, async (client) => {
+      try {
+        await client.query(this.#sql.insertExperiment, [
+          checked.id,
+          checked.name ?? null,
+          checked.suite.id,
+          checked.harness.name,
+          checked.harness.version,
+          checked.status,
+          checked.outcome ?? null,
+          checked.created_at,
+          checked.finished_at ?? null,
+          text,
+        ]);
+      } catch (error) {
+        if (pgCode(error) !== '23505') throw error;
+        throw new HarnessEvalError('store', `experiment ${checked.id} already exists in ${this.location}`, {
+          data: { experimentId: checked.id },
+        });
+      }
+      for (let start = 0; start < rows.length; start += RECORD_BATCH) {
+        const batch = rows.slice(start, start + RECORD_BATCH);
+        const column = (i: number) => batch.map((row) => row[i]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5].map(column)]);
+      }
+    });
+    this.#taskOrder.set(checked.id, indexes);
+  }
+
+  async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
+    await this.#appends.add(await this.#prepareWrite(experimentId, record));
+  }
+
+  /**
+   * Stores the record unless its trial (task, epoch) already has one; true when it was stored.
+   * What a queue worker commits: a retried or late duplicate of a trial changes nothing.
+   */
+  async appendRecordOnce(experimentId: string, record: RunRecord): Promise<boolean> {
+    return this.#writeOne(await this.#prepareWrite(experimentId, record), 'once');
+  }
+
+  async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
+    // Only the patch is validated (documents.ts: patchDocument), not the stored suite again.
+    await this.#updateLocked(experimentId, () => patch);
+  }
+
+  /**
+   * Reads the experiment under a row lock (`SELECT … FOR UPDATE`), asks `decide` for a patch and
+   * applies it before the lock is released; returns whether a patch was applied. Callers racing
+   * on one experiment run one at a time, each seeing what the one before wrote — so "finish the
+   * experiment once" is `decide: (e) => e.status === 'running' ? finish(e) : undefined`.
+   * `decide` sees the document without records.
+   */
+  async updateExperimentLocked(
+    experimentId: string,
+    decide: (
+      experiment: ExperimentDocument,
+    ) => ExperimentPatch | undefined | Promise<ExperimentPatch | undefined>,
+  ): Promise<boolean> {
+    return this.#updateLocked(experimentId, (text) =>
+      decide(splitExperiment(decodeExperiment(text, experimentId)).document),
+    );
+  }
+
+  async #updateLocked(
+    experimentId: string,
+    decide: (text: string) => ExperimentPatch | undefined | Promise<ExperimentPatch | undefined>,
+  ): Promise<boolean> {
+    return this.#db.transaction(`update experiment ${experimentId}`, async (client) => {
+      const locked = await client.query(this.#sql.lockExperiment, [experimentId]);
+      const text = documentOf(locked.rows[0], experimentId);
+      if (text === undefined) throw this.#notFound(experimentId);
+      const patch = await decide(text);
+      if (patch === undefined) return false;
+      const next = patchDocument(text, experimentId, patch);
+      await client.query(this.#sql.updateExperiment, [
+        experimentId,
+        next.status,
+        next.outcome ?? null,
+        next.finished_at ?? null,
+        encodeDocument(next, this.#redact, `experiment ${experimentId}`),
+      ]);
+      return true;
+    });
+  }
+
+  async getExperiment(experimentId: string): Promise<Experiment | undefined> {
+    // One snapshot: the document and the records agree even while workers commit.
+    return this.#db.transaction(
+      `read experiment ${experimentId}`,
+      async (client) => {
+        const found = await client.query({ ...this.#sql.experimentDocument, values: [experimentId] });
+        const text = documentOf(found.rows[0], experimentId);
+        if (text === undefined) return undefined;
+        const experiment = decodeExperiment(text, experimentId);
+        const rows = await client.query({ ...this.#sql.recordsInOrder, values: [experimentId] });
+        const records = rows.rows.map((raw: unknown) => {
+          const row = RecordRowSchema.safeParse(raw);
+          if (!row.success)
+            throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+          return decodeRecord(row.data.document, experimentId, row.data.run_id);
+        });
+        return { ...experiment, records };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+  }
+
+  async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
+    const query = listExperimentsQuery(quoteSchema(this.schema), filter);
+    return this.#db.withClient('list experiments', async (client) =>
+      (await client.query(query.text, query.values)).rows.map(toSummary),
+    );
+  }
+
+  async deleteExperiment(experimentId: string): Promise<boolean> {
+    this.#taskOrder.delete(experimentId);
+    return this.#db.withClient(`delete experiment ${experimentId}`, async (client) => {
+      // Records go with it (ON DELETE CASCADE).
+      const result = await client.query(this.#sql.deleteExperiment, [experimentId]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async acquireLease(
+    experimentId: string,
+    holder: LeaseHolder,
+    replacing?: LeaseHolder,
+  ): Promise<LeaseHolder> {
+    const got = await this.#db.transaction(`take the lease of experiment ${experimentId}`, (client) =>
+      bookkeeping.acquireLease(client, this.#s, experimentId, holder, replacing),
+    );
+    if (got === undefined) throw this.#notFound(experimentId);
+    return got;
+  }
+
+  async releaseLease(experimentId: string, holder: LeaseHolder): Promise<void> {
+    await this.#db.transaction(`give up the lease of experiment ${experimentId}`, (client) =>
+      bookkeeping.releaseLease(client, this.#s, experimentId, holder),
+    );
+  }
+
+  async recordChildProcess(experimentId: string, child: ChildProcessRecord): Promise<void> {
+    const recorded = await this.#db.withClient(
+      `record process ${child.pid} of experiment ${experimentId}`,
+      (client) => bookkeeping.recordChildProcess(client, this.#s, experimentId, child),
+    );
+    if (!recorded) throw this.#notFound(experimentId);
+  }
+
+  async forgetChildProcess(experimentId: string, pid: number): Promise<void> {
+    await this.#db.withClient(`forget process ${pid} of experiment ${experimentId}`, (client) =>
+      bookkeeping.forgetChildProcess(client, this.#s, experimentId, pid),
+    );
+  }
+
+  async listChildProcesses(): Promise<StoredChildProcess[]> {
+    return this.#db.withClient('list recorded child processes', (client) =>
+      bookkeeping.listChildProcesses(client, this.#s),
+    );
+  }
+
+  /** The connection's settings, for diagnostics and tests. */
+  async settings(): Promise<{ synchronous_commit: string; schema_version: number }> {
+    return this.#db.withClient('read the settings', async (client) => {
+      const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      const version = await client.query<{ version: number }>(
+        `SELECT max(version) AS version FROM ${quoteSchema(this.schema)}.migrations`,
+      );
+      return {
+        synchronous_commit: sync.rows[0]?.synchronous_commit ?? '',
+        schema_version: version.rows[0]?.version ?? 0,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#appends.idle();
+    await this.#db.end();
+  }
+
+  async #prepareWrite(experimentId: string, record: RunRecord): Promise<RecordWrite> {
+    const checked = checkRecord(experimentId, record);
+    const row = this.#recordRow(experimentId, checked, await this.#taskOrderOf(experimentId));
+    return { experimentId, record: checked, row };
+  }
+
+  async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
+    const column = (i: number) => writes.map((write) => write.row[i]);
+    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5].map(column)];
+    await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
+      await client.query({ ...this.#sql.upsertRecords, values });
+    });
+  }
+
+  async #writeOne(
+    { experimentId, record: checked, row }: RecordWrite,
+    mode: 'replace' | 'once',
+  ): Promise<boolean> {
+    const statement = mode === 'replace' ? this.#sql.upsertRecord : this.#sql.insertRecordOnce;
+    const action = `store run ${checked.run_id} of experiment ${experimentId}`;
+    return this.#db.withClient(action, async (client) => {
+      try {
+        // One statement outside a transaction block commits on its own before it returns.
+        const result = await client.query({ ...statement, values: [experimentId, ...row] });
+        return (result.rowCount ?? 0) > 0;
+      } catch (error) {
+        if (pgCode(error) === '23503') {
+          this.#taskOrder.delete(experimentId);
+          throw this.#notFound(experimentId);
+        }
+        if (pgCode(error) === '23505') throw repeatedTrial(experimentId, checked, mode);
+        throw error;
+      }
+    });
+  }
+
+  async #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
+    const known = this.#taskOrder.get(experimentId);
+    if (known !== undefined) return known;
+    const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
+      documentOf(
+        (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
+        experimentId,
+      ),
+    );
+    if (text === undefined) throw this.#notFound(experimentId);
+    const indexes = taskIndexes(decodeExperiment(text, experimentId));
+    this.#taskOrder.set(experimentId, indexes);
+    return indexes;
+  }
+
+  /** The row's values after experiment_id, in the statements' column order. */
+  #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>): RecordRow {
+    return [
+      record.task_id,
+      record.epoch,
+      record.run_id,
+      taskIndexOf(indexes, record.task_id),
+      record.outcome,
+      encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+    ];
+  }
+
+  #notFound(experimentId: string): HarnessEvalError {
+    return new HarnessEvalError('not_found', `no experiment ${experimentId} in ${this.location}`, {
+      data: { experimentId },
+    });
+  }
+}
+
+function documentOf(raw: unknown, experimentId: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const row = DocumentRowSchema.safeParse(raw);
+  if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
+  return row.data.document;
+}

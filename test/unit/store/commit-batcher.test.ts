@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { CommitBatcher } from '../../../src/store/commit-batcher.ts';
+
+/** A batcher over strings ("key:value") that logs every write and can be held or made to fail. */
+function harness(
+  options: { failBatch?: boolean; failOne?: (item: string) => boolean; maxBatch?: number } = {},
+) {
+  const log: string[] = [];
+  let release: (() => void) | undefined;
+  let hold = false;
+  const gate = () =>
+    hold
+      ? new Promise<void>((resolve) => {
+          release = resolve;
+        })
+      : Promise.resolve();
+  const batcher = new CommitBatcher<string>({
+    writeOne: async (item) => {
+      await gate();
+      if (options.failOne?.(item)) throw new Error(`bad ${item}`);
+      log.push(`one ${item}`);
+    },
+    writeBatch: async (items) => {
+      await gate();
+      if (options.failBatch) throw new Error('batch failed');
+      log.push(`batch ${items.join(',')}`);
+    },
+    keys: (item) => [item.split(':')[0] ?? item],
+    ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
+  });
+  return {
+    batcher,
+    log,
+    holdNext: () => {
+      hold = true;
+    },
+    releaseHeld: () => {
+      hold = false;
+      release?.();
+    },
+  };
+}
+
+describe('CommitBatcher', () => {
+  it('writes a lone item at once, alone', async () => {
+    const { batcher, log } = harness();
+    await batcher.add('a:1');
+    expect(log).toEqual(['one a:1']);
+  });
+
+  it('gathers the items that arrive during a write into the next batch', async () => {
+    const { batcher, log, holdNext, releaseHeld } = harness();
+    holdNext();
+    const first = batcher.add('a:1');
+    const rest = ['b:1', 'c:1', 'd:1'].map((item) => batcher.add(item));
+    releaseHeld();
+    await Promise.all([first, ...rest]);
+    expect(log).toEqual(['one a:1', 'batch b:1,c:1,d:1']);
+  });
+
+  it('never puts two items with one key in a batch, and keeps their order', async () => {
+    const { batcher, log, holdNext, releaseHeld } = harness();
+    holdNext();
+    const all = ['x:0', 'a:1', 'b:1', 'a:2', 'c:1'].map((item) => batcher.add(item));
+    releaseHeld();
+    await Promise.all(all);
+    expect(log).toEqual(['one x:0', 'batch a:1,b:1', 'batch a:2,c:1']);
+  });
+
+  it('splits at maxBatch', async () => {
+    const { batcher, log, holdNext, releaseHeld } = harness({ maxBatch: 2 });
+    holdNext();
+    const all = ['x:0', 'a:1', 'b:1', 'c:1'].map((item) => batcher.add(item));
+    releaseHeld();
+    await Promise.all(all);
+    expect(log).toEqual(['one x:0', 'batch a:1,b:1', 'one c:1']);
+  });
+
+  it('writes each item of a failed batch alone: each caller gets its own result', async () => {
+    const { batcher, log, holdNext, releaseHeld } = harness({
+      failBatch: true,
+      failOne: (item) => item === 'b:1',
+    });
+    holdNext();
+    const first = batcher.add('x:0');
+    const results = ['a:1', 'b:1', 'c:1'].map((item) =>
+      batcher.add(item).then(
+        () => 'ok',
+        (error: Error) => error.message,
+      ),
+    );
+    releaseHeld();
+    await first;
+    expect(await Promise.all(results)).toEqual(['ok', 'bad b:1', 'ok']);
+    expect(log).toEqual(['one x:0', 'one a:1', 'one c:1']);
+  });
+
+  it('is idle once everything queued is written', async () => {
+    const { batcher, log, holdNext, releaseHeld } = harness();
+    holdNext();
+    void batcher.add('a:1');
+    void batcher.add('b:1');
+    const idle = batcher.idle();
+    releaseHeld();
+    await idle;
+    expect(log).toEqual(['one a:1', 'one b:1']);
+    await batcher.idle();
+  });
+});
