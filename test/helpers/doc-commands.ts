@@ -211,5 +211,36 @@ export function withRealIds(
       realId,
     );
   }
-  return out;
+  // An id no output has shown yet (`report exp-20261201-084403-b363` in a reference page) stands
+  // for the latest experiment, as `<experiment-id>` does.
+  if (latest === undefined) return out;
+  const real = new Set(ids.values());
+  return out.replace(/\bexp-\d{8}-\d{4,6}(?:-[0-9a-f]{4})?\b/g, (id) => (real.has(id) ? id : latest));
+}
+
+/**
+ * When a block may run: `free` ones touch neither the store nor files other blocks write, so
+ * they run alongside the rest; `ordered` ones read what earlier blocks left (the store, `out/`, an
+ * id) and run in document order; `last` ones only add experiments after the last reader, so
+ * they run together once the ordered ones are done. The docs test stays fast on 2 cores that way.
+ */
+export type BlockOrder = 'free' | 'ordered' | 'last';
+
+const CLI = /\b(?:npx\s+)?harnesseval\b/;
+const WRITES_STORE = /\bharnesseval\b(?:\s+--?\S+(?:\s+[^-\s]\S*)?)*\s+run\b(?!.*--no-store)/;
+const READS_STATE =
+  /\bharnesseval\b.*\b(?:runs|report|compare|timeline|grade|power)\b|exp-\d{8}-\d{4}|<experiment-id>|\bout\//;
+
+export function blockOrders(blocks: readonly DocBlock[]): BlockOrder[] {
+  const commands = (b: DocBlock) => [...b.setup, ...b.commands.map((c) => c.command)];
+  const reads = blocks.map((b) => b.skip === undefined && commands(b).some((c) => READS_STATE.test(c)));
+  const writes = blocks.map(
+    (b) => b.skip === undefined && commands(b).some((c) => CLI.test(c) && WRITES_STORE.test(c)),
+  );
+  const lastReader = reads.lastIndexOf(true);
+  return blocks.map((_, i) => {
+    if (reads[i]) return 'ordered';
+    if (!writes[i]) return 'free';
+    return i < lastReader ? 'ordered' : 'last';
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOutput, docBlocks, withRealIds } from '../../helpers/doc-commands.ts';
+import { blockOrders, checkOutput, docBlocks, withRealIds } from '../../helpers/doc-commands.ts';
 
 // The docs test's own rules: a parser and matcher that could never fail would test nothing.
 
@@ -86,5 +86,40 @@ describe('withRealIds', () => {
       'report exp-20261201-135723-ef82 -o x',
     );
     expect(withRealIds('report <experiment-id>', known, 'exp-1')).toBe('report exp-1');
+  });
+
+  it('takes an id no output has shown for the latest experiment, and leaves real ids alone', () => {
+    const known = new Map([['exp-20261130-224624-15d8', 'exp-20261201-135723-ef82']]);
+    expect(
+      withRealIds('report exp-20261201-084403-b363 --format html', known, 'exp-20261201-140000-aaaa'),
+    ).toBe('report exp-20261201-140000-aaaa --format html');
+    expect(withRealIds('report exp-20261201-084403-b363', known, undefined)).toBe(
+      'report exp-20261201-084403-b363',
+    );
+  });
+});
+
+describe('blockOrders', () => {
+  const block = (...commands: string[]) => ({
+    file: 'd.md',
+    line: 1,
+    setup: [],
+    commands: commands.map((command) => ({ file: 'd.md', line: 1, command, expected: undefined })),
+  });
+  it('runs store readers and the writers before them in order, the rest alongside', () => {
+    const orders = blockOrders([
+      block('npx harnesseval --help'),
+      block('npx harnesseval run a.yaml'),
+      block('npx harnesseval run a.yaml --no-store', 'npx harnesseval validate a.yaml'),
+      block('npx harnesseval runs list'),
+      block('npx harnesseval --plugin p.ts run b.yaml'),
+      block('npx harnesseval run c.yaml -o out/r.md', 'head out/r.md'),
+      block('npx harnesseval run d.yaml'),
+    ]);
+    expect(orders).toEqual(['free', 'ordered', 'free', 'ordered', 'ordered', 'ordered', 'last']);
+  });
+
+  it('a skipped block is free: it never runs', () => {
+    expect(blockOrders([{ ...block('npx harnesseval runs list'), skip: 'why' }])).toEqual(['free']);
   });
 });
