@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/run-cli.ts';
 
@@ -31,5 +34,43 @@ describe('run: console output', () => {
   it('--no-progress prints neither', async () => {
     const result = await cli(['run', 'test/fixtures/console/progress.yaml', '--no-store', '--no-progress']);
     expect(result.stderr).toBe('');
+  });
+});
+
+/** Every figure printed with a unit: `12.3%`, `0.00186s`, `$0.000156`. */
+function figures(text: string, unit: 's' | '$' | '%'): string[] {
+  const pattern =
+    unit === '$' ? /\$(\d+(?:\.\d+)?)/g : unit === 's' ? /\b(\d+(?:\.\d+)?)s\b/g : /(\d+(?:\.\d+)?)%/g;
+  return [...text.matchAll(pattern)].map((m) => m[1] ?? '');
+}
+
+const significantDigits = (figure: string) => figure.replace('.', '').replace(/^0+/, '').length;
+
+describe('run and runs show: one precision rule per unit', () => {
+  it('tiny equal costs and sub-millisecond latencies print without exponents or float noise', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'he-format-'));
+    try {
+      const store = join(dir, 'store.db');
+      const run = await cli(['run', 'test/fixtures/console/priced.yaml', '--store', store, '--no-progress']);
+      expect(run.status, run.stderr).toBe(0);
+      const id = /stored experiment (exp-\S+)/.exec(run.stderr)?.[1] ?? '';
+      const show = await cli(['runs', 'show', id, '--store', store]);
+      expect(show.status, show.stderr).toBe(0);
+      // Experiment ids (`…-0e92`) and the `95% CI` label are no figures.
+      for (const text of [run.stdout, show.stdout].map((t) => t.replace(/exp-[\w-]+|95% CI/g, ''))) {
+        // Never `±$7.2e-21`: no exponent anywhere, and a zero spread is a plain zero.
+        expect(text).not.toMatch(/\d[eE][-+]?\d/);
+        // Seconds and dollars below $1 carry at most three significant digits; rates one decimal.
+        for (const s of figures(text, 's')) expect(significantDigits(s), `${s}s`).toBeLessThanOrEqual(3);
+        for (const d of figures(text, '$')) expect(significantDigits(d), `$${d}`).toBeLessThanOrEqual(3);
+        for (const p of figures(text, '%')) expect(p, `${p}%`).toMatch(/^\d+\.\d$/);
+      }
+      expect(run.stdout).toMatch(/^cost +\$0\.000156 +±\$0\.00 +\[\$0\.000156, \$0\.000156\] +n=5$/m);
+      // runs show writes a rate's interval in the rate's own unit, not as bare fractions.
+      expect(show.stdout).toMatch(/success_rate +100\.0% +95% CI \[\d+\.\d%, 100\.0%\] +n=5/);
+      expect(show.stdout).not.toMatch(/CI \[0\.\d{3}, /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
