@@ -34,7 +34,7 @@ async function scratchCopy(): Promise<string> {
 }
 
 /** Runs one shell command line of a doc (stdout and stderr as one stream, like a terminal). */
-function sh(command: string, cwd: string): Promise<{ status: number; output: string }> {
+export function sh(command: string, cwd: string): Promise<{ status: number; output: string }> {
   // `npx harnesseval` and, in reference pages, a bare `harnesseval`: the built CLI of the copy.
   const line = command.replace(/(^|[;&|(]\s*)(?:npx )?harnesseval\b/g, '$1node bin/harnesseval.js');
   return new Promise((resolveRun, reject) => {
@@ -147,7 +147,13 @@ function startBlocks(blocks: readonly DocBlock[], cwd: string): Promise<unknown>
   return blocks.map((block) => started.get(block) ?? Promise.resolve(undefined));
 }
 
-export function docCommandsSuite(doc: string): void {
+/** A check of the scratch copy once every block of the doc has run (e.g. the linter still passes). */
+export interface AfterBlocks {
+  readonly name: string;
+  readonly check: (cwd: string) => Promise<void>;
+}
+
+export function docCommandsSuite(doc: string, after?: AfterBlocks): void {
   describe(`the commands in ${doc}`, () => {
     const blocks: DocBlock[] = docBlocks(doc, readFileSync(join(ROOT, doc), 'utf8'));
     let cwd = '';
@@ -185,6 +191,12 @@ export function docCommandsSuite(doc: string): void {
         if (failure !== undefined) throw failure;
       });
     });
+
+    if (after !== undefined)
+      it(`after every block of ${doc}: ${after.name}`, { timeout: DOC_TIMEOUT_MS }, async () => {
+        await Promise.all(outcomes);
+        await after.check(cwd);
+      });
   });
 }
 
