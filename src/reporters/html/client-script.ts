@@ -104,7 +104,7 @@ function rowsSection(parts, title, headers, rows) {
 function renderTrial(trial) {
   var parts = [
     el('h2', null, ['Trace: ' + trial.task_id + ' (epoch ' + trial.epoch + ') ', el('span', 'badge ' + trial.outcome, [trial.outcome])]),
-    el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + ' · attempts ' + trial.attempts]),
+    el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + (trial.unpriced_calls > 0 ? ' partial (' + trial.unpriced_calls + ' calls unpriced)' : '') + ' · attempts ' + trial.attempts]),
   ];
   // Input, expected and output side by side, so a failed exact or regex case reads at a glance.
   var compared = [];
