@@ -134,6 +134,11 @@ export const ErrorKindSchema = z.enum([
   'timeout',
   'agent', // the harness reported or raised an error
   'crash', // the process exited abnormally
+  // A tool server's answers (MCP): the call named no tool it has, its arguments were refused, or
+  // the tool ran and reported an error. Distinct so a test can expect one (`expect_error`).
+  'tool_unknown',
+  'tool_invalid_args',
+  'tool_error',
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
   'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
@@ -141,6 +146,19 @@ export const ErrorKindSchema = z.enum([
   'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
+/**
+ * Errors that are the system's own answer to the input (a refusal, a tool error, a crash), as
+ * opposed to the run failing around it (a timeout, a bad config, an interruption). Only these can
+ * be what a test expects (`expect_error`).
+ */
+export const ANSWER_ERROR_KINDS: readonly ErrorKind[] = [
+  'agent',
+  'crash',
+  'tool_unknown',
+  'tool_invalid_args',
+  'tool_error',
+];
 
 /** What an adapter returns for one trial. Adapters never throw: failures set `error`. */
 export const AgentOutputSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorKindSchema } from '../core/agent-output.ts';
 import { CommandSchema } from '../core/task.ts';
 
 /**
@@ -98,6 +99,16 @@ export const evaluatorOptionSchemas = {
     .strict(),
   latency: z.object({ max_seconds: z.number().positive() }).strict(),
   cost: z.object({ max_usd: z.number().nonnegative() }).strict(),
+  expect_error: z
+    .object({
+      /** The error kind(s) that pass, e.g. `tool_invalid_args`; any answer error when absent. */
+      kind: z.union([ErrorKindSchema, z.array(ErrorKindSchema).min(1)]).optional(),
+      /** Text the error message must contain. */
+      message: text.optional(),
+      /** A regular expression the error message must match (checked like the regex evaluator's). */
+      pattern: text.optional(),
+    })
+    .strict(),
   javascript: z
     .object({
       /** `./path/to/file.ts#exportName` relative to the suite file. */
@@ -130,7 +141,14 @@ export const evaluatorOptionSchemas = {
       allow_self_judge: z.boolean().default(false),
     })
     .strict(),
-  human: z.object({ instructions: text.optional() }).strict(),
+  human: z
+    .object({
+      /** What the person checks; shown when grading. */
+      instructions: text.optional(),
+      /** Rubric file (relative to the suite) or rubric id; without one, "meets the instructions" 1-4. */
+      rubric: text.optional(),
+    })
+    .strict(),
 } as const;
 
 export type BuiltinEvaluatorName = keyof typeof evaluatorOptionSchemas;

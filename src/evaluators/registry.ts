@@ -16,10 +16,18 @@ export interface BuiltinEvaluatorEntry<S extends z.ZodType> {
 
 type Schemas = typeof evaluatorOptionSchemas;
 
-function later(name: string): () => Promise<never> {
+/**
+ * `llm_rubric` and `human` grade after the trial, so they are criteria, not per-trial checks: a
+ * suite converts them (core/graded-evaluators.ts) before any evaluator is created. Only a direct
+ * `createEvaluator` call reaches this.
+ */
+function gradedLater(name: string): () => Promise<never> {
   return () =>
     Promise.reject(
-      new HarnessEvalError('invalid_config', `the ${name} evaluator is not available in this version yet`),
+      new HarnessEvalError(
+        'invalid_config',
+        `${name} is graded after the trial, as a ${name === 'human' ? 'human' : 'rubric'} criterion of each task: name it in a suite's evaluators (runExperiment and the CLI convert it), not through createEvaluator`,
+      ),
     );
 }
 
@@ -90,6 +98,11 @@ export const builtinEvaluators = {
     description: 'the trial cost at most max_usd',
     load: async () => (await import('./cost.ts')).cost,
   },
+  expect_error: {
+    options: evaluatorOptionSchemas.expect_error,
+    description: 'the trial ends in the expected error (kind, message): a refusal that should happen passes',
+    load: async () => (await import('./expect-error.ts')).expectError,
+  },
   javascript: {
     options: evaluatorOptionSchemas.javascript,
     description: 'a user TypeScript/JavaScript function scores the output',
@@ -102,13 +115,13 @@ export const builtinEvaluators = {
   },
   llm_rubric: {
     options: evaluatorOptionSchemas.llm_rubric,
-    description: 'a judge model grades the output against a rubric',
-    load: later('llm_rubric'),
+    description: 'a judge model grades the output against a rubric (a rubric criterion of each task)',
+    load: gradedLater('llm_rubric'),
   },
   human: {
     options: evaluatorOptionSchemas.human,
-    description: 'a person grades the output later',
-    load: later('human'),
+    description: 'a person grades the output later with `harnesseval grade` (pending until then)',
+    load: gradedLater('human'),
   },
 } as const satisfies { readonly [N in BuiltinEvaluatorName]: BuiltinEvaluatorEntry<Schemas[N]> };
 
@@ -198,7 +211,11 @@ async function instantiate<S extends z.ZodType>(
 ): Promise<EvaluatorV1> {
   const parsed = definition.options.safeParse(rawOptions);
   if (!parsed.success) throw optionsError(definition.name, parsed.error);
-  return definition.create(parsed.data, environment);
+  const created = await definition.create(parsed.data, environment);
+  // The definition declares it; the instance carries it so the runner sees it after wrapping.
+  return definition.judgesErrors === true && created.judgesErrors !== true
+    ? { ...created, judgesErrors: true, evaluate: (ctx) => created.evaluate(ctx) }
+    : created;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   isRecord,
 } from './plugin-check.ts';
 import { refTarget, resolveRef } from './refs.ts';
-import { rubricFileToRubric } from './rubric-file.ts';
+import { loadRubricInto } from './rubric-file.ts';
 import { taskSpecToTask } from './task-spec.ts';
 import { parseYamlSource } from './yaml-source.ts';
 
@@ -129,22 +129,4 @@ export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): Fi
     ...(s.judge === undefined ? {} : { judge: s.judge }),
   };
   return { ok: true, value: { suite, files }, count: tasks.length };
-}
-
-function loadRubricInto(
-  path: string,
-  rubrics: Map<string, Rubric>,
-  files: string[],
-  diagnostics: Diagnostic[],
-): void {
-  if (rubrics.has(path)) return;
-  files.push(path);
-  const source = parseYamlSource(path, readFileSync(path, 'utf8'));
-  if (source.diagnostics.length > 0) {
-    diagnostics.push(...source.diagnostics);
-    return;
-  }
-  const rubric = rubricFileToRubric(path, source.value, source.locate);
-  if (rubric.ok) rubrics.set(path, rubric.value);
-  else diagnostics.push(...rubric.diagnostics);
 }

@@ -1,6 +1,7 @@
 import type { AgentV1 } from '../adapters/types.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment, RunSettings } from '../core/experiment.ts';
+import { gradedEvaluatorsAsCriteria } from '../core/graded-evaluators.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -69,7 +70,9 @@ export interface RunExperimentOptions {
  * a trial the run stopped before it had a result is not stored (resume runs it). A library
  * function: it emits events and returns the experiment; it never prints.
  */
-export async function runExperiment(options: RunExperimentOptions): Promise<Experiment> {
+export async function runExperiment(given: RunExperimentOptions): Promise<Experiment> {
+  // A suite built in code may name llm_rubric / human evaluators; loaded files are converted already.
+  const options = { ...given, suite: gradedEvaluatorsAsCriteria(given.suite) };
   const env = options.env ?? process.env;
   const store = options.store;
   const suiteDir = suiteDirOf(options.suite);

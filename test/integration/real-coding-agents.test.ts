@@ -9,7 +9,7 @@ import type { RunRecord } from '../../src/core/run-record.ts';
 import { ModelScriptSchema } from '../../src/formats/model-script.ts';
 import { Gateway } from '../../src/gateway/server.ts';
 import { costOf, DEFAULT_PRICES, mergePrices } from '../../src/instrument/pricing.ts';
-import { docCommands } from '../helpers/doc-commands.ts';
+import { docCommands } from '../helpers/doc-harnesseval-commands.ts';
 import { survivors } from '../helpers/processes.ts';
 import { cli, ROOT } from '../helpers/run-cli.ts';
 

@@ -6,6 +6,7 @@ describe('public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "ANSWER_ERROR_KINDS",
         "AgentCallSchema",
         "AgentInvocationSchema",
         "AgentOutputSchema",

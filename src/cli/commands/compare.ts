@@ -6,7 +6,7 @@ import { parseThresholdArg } from '../threshold-arg.ts';
 
 const examples = `
 Examples:
-  $ harnesseval compare 01J9Z8 01JA4C                      two stored experiments (unique id prefixes)
+  $ harnesseval compare exp-20261201-084403 exp-20261202-091512   two stored experiments (unique id prefixes)
   $ harnesseval compare latest:my-agent@0.3.1 latest:my-agent
   $ harnesseval compare main.json pr.json --format markdown -o comment.md
   $ harnesseval compare main.json pr.json --fail-on-regression \\
