@@ -106,6 +106,7 @@ export const ErrorKindSchema = z.enum([
   'crash', // the process exited abnormally
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
+  'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
   'aborted',
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;

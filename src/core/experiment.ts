@@ -18,6 +18,13 @@ export const MetricResultSchema = z.object({
   n: z.number().int().nonnegative(),
   stderr: z.number().nonnegative().nullable(),
   ci95: z.tuple([z.number(), z.number()]).nullable(),
+  /**
+   * How `ci95` was made (docs/statistics.md): `wilson` (a pass rate, one trial per task),
+   * `wilson_effective_n` (a rate over epochs or clusters), `t` (mean ± t(n-1)·SE), `cluster_t`
+   * (CR1 + t(G-1)), `delta_method_t` (a ratio), `bootstrap_percentile` (a percentile). Absent in
+   * experiments stored before it existed (those intervals were z-based).
+   */
+  ci_method: z.string().optional(),
   description: z.string().default(''),
   unit: z.string().optional(),
   details: z.record(z.string(), z.unknown()).default({}),

@@ -44,6 +44,12 @@ export function describeIssue(issue: z.core.$ZodIssue): { message: string; expec
   switch (issue.code) {
     case 'invalid_type':
       if (input === undefined) return { message: 'required field is missing', expected: issue.expected };
+      // YAML reads 1e400 as Infinity: a number to the eye, so "wrong type number" made no sense.
+      if (typeof input === 'number' && !Number.isFinite(input))
+        return {
+          message: `${input} is not a finite number (a literal such as 1e400 is too large and reads as Infinity)`,
+          expected: `a finite ${issue.expected}`,
+        };
       return { message: `wrong type ${typeOf(input)}`, expected: issue.expected };
     case 'invalid_value':
       if (input === undefined)

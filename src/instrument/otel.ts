@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentCall, AgentInvocation, ToolCall } from '../core/agent-output.ts';
+import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
 
 /**
  * OpenTelemetry ingestion: OTLP/JSON traces with GenAI semantic-convention spans become the
@@ -226,8 +227,12 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 export function parseOtlpText(text: string): { documents: unknown[] } | { line: number; error: string } {
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed === '') return { documents: [] };
+  // Span attributes nest (arrayValue); the schema walks them recursively, so depth is bounded first.
+  const tooDeep = (doc: unknown) => dataDepth(doc) > MAX_DATA_DEPTH;
+  const deepError = `the document nests more than ${MAX_DATA_DEPTH} levels deep`;
   try {
-    return { documents: [JSON.parse(trimmed)] };
+    const doc: unknown = JSON.parse(trimmed);
+    return tooDeep(doc) ? { line: 1, error: deepError } : { documents: [doc] };
   } catch {
     // not one document: try JSON lines
   }
@@ -237,7 +242,9 @@ export function parseOtlpText(text: string): { documents: unknown[] } | { line: 
     const line = lines[i]!.trim();
     if (line === '') continue;
     try {
-      documents.push(JSON.parse(line));
+      const doc: unknown = JSON.parse(line);
+      if (tooDeep(doc)) return { line: i + 1, error: deepError };
+      documents.push(doc);
     } catch (error) {
       return { line: i + 1, error: error instanceof Error ? error.message : String(error) };
     }

@@ -49,6 +49,11 @@ export const metricCatalog = {
     options: none,
     description: 'mean breakers fired per run',
   },
+  flaky_tasks: {
+    direction: 'lower_is_better',
+    options: none,
+    description: 'tasks whose verdict differs between their attempts (epochs)',
+  },
 } as const satisfies Record<string, { direction: Direction; options: z.ZodType; description: string }>;
 
 export type BuiltinMetricName = keyof typeof metricCatalog;

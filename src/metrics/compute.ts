@@ -29,6 +29,7 @@ export function defaultMetrics(input: MetricInput): MetricRef[] {
     refs.push(
       { name: 'pass_at_k', options: { k: input.epochs } },
       { name: 'pass_hat_k', options: { k: input.epochs } },
+      { name: 'flaky_tasks', options: {} },
     );
   }
   const evaluators = new Set(input.records.flatMap((r) => r.evaluations.map((e) => e.evaluator)));

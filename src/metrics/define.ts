@@ -16,6 +16,7 @@ export interface BuiltinBehaviour<N extends BuiltinMetricName> {
   readonly perTask?: (input: MetricInput, options: BuiltinOptions<N>) => ReadonlyMap<string, number>;
   readonly unit: MetricUnit;
   readonly bounds?: readonly [number, number];
+  readonly aggregate?: 'mean' | 'sum';
 }
 
 /** A built-in definition whose name, direction, description and options come from the catalog. */
@@ -44,6 +45,7 @@ export function defineBuiltin<N extends BuiltinMetricName>(
         direction: entry.direction,
         calculate: (input) => behaviour.calculate(input, shape, options),
         ...(perTask ? { perTask: (input: MetricInput) => perTask(input, options) } : {}),
+        ...(behaviour.aggregate ? { aggregate: behaviour.aggregate } : {}),
       };
     },
   };

@@ -116,7 +116,8 @@ function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCEN
       );
       const tasks = new Set(trials.map((t) => t.task)).size;
       const boot = units.length >= 2 ? percentileBootstrap(input, units).get(p) : undefined;
-      const result = metricResult(
+      // The percentile interval is the honest one for a skewed statistic, not ±t·SE.
+      return metricResult(
         shape,
         { value, stderr: boot?.stderr ?? null, n: tasks },
         {
@@ -127,9 +128,8 @@ function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCEN
           stderr_method: 'bootstrap',
           bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES, units: units.length },
         },
+        { ci: boot ? [Math.max(0, boot.ci[0]), boot.ci[1]] : null, method: 'bootstrap_percentile' },
       );
-      // The percentile interval is the honest one for a skewed statistic; keep it over ±1.96 SE.
-      return boot && result.ci95 ? { ...result, ci95: [Math.max(0, boot.ci[0]), boot.ci[1]] } : result;
     },
   });
 }

@@ -4,6 +4,7 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
+import { flakyTasksMetric } from './flaky.ts';
 import { latency, latencyP50, latencyP95 } from './latency.ts';
 import {
   accuracy,
@@ -52,6 +53,7 @@ export const builtinMetrics = {
   first_pass_approval_rate: firstPassApprovalRate,
   human_time_min: humanTimeMin,
   circuit_breakers: circuitBreakers,
+  flaky_tasks: flakyTasksMetric,
 } as const satisfies { [N in BuiltinMetricName]: MetricDefinition<(typeof metricCatalog)[N]['options']> };
 
 /** A metric named in a file (`success_rate`, `pass@3`, `{name, options}`) or given as an instance. */

@@ -53,21 +53,23 @@ function taskTotals(input: MetricInput) {
  */
 export const cost = defineBuiltin('cost', {
   unit: 'usd',
+  aggregate: 'sum',
   bounds: [0, Number.POSITIVE_INFINITY],
   calculate(input, shape) {
     const { totals, trials, unknownCost } = taskTotals(input);
     const details = { trials, tasks: totals.length, unknown_cost: unknownCost };
     if (totals.length === 0) return emptyResult(shape, details);
-    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input) });
+    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input), correction: 'cr1' });
     const value = sum(totals.map((t) => t.value));
     const stderr = perTask.stderr === null ? null : perTask.stderr * totals.length;
     return metricResult(
       shape,
-      { value, stderr, n: totals.length },
+      { value, stderr, n: totals.length, ...(perTask.clustered ? { df: perTask.clusters - 1 } : {}) },
       {
         ...details,
-        stderr_method: perTask.clustered ? 'clustered' : 'clt_over_task_means',
+        stderr_method: perTask.clustered ? 'clustered_cr1' : 'clt_over_task_means',
       },
+      { method: perTask.clustered ? 'cluster_t' : 't' },
     );
   },
   perTask: (input) => new Map(taskTotals(input).totals.map((t) => [t.task, t.value])),
@@ -120,18 +122,19 @@ export const costPerSuccess = defineBuiltin('cost_per_success', {
     const z = tasks.map((t) => ({ task: t.task, value: (t.cost - ratio * t.successes) / meanSuccesses }));
     const clusterOf = clusterLookup(input);
     const clustered = z.some((t) => clusterOf(t.task) !== undefined);
+    const observations = z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` }));
     const stderr = clustered
-      ? (clusteredStandardError(
-          z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` })),
-        )?.stderr ?? null)
+      ? (clusteredStandardError(observations, { correction: 'cr1' })?.stderr ?? null)
       : standardError(z.map((t) => t.value));
+    const clusters = new Set(observations.map((o) => o.cluster)).size;
     return metricResult(
       shape,
-      { value: ratio, stderr, n: tasks.length },
+      { value: ratio, stderr, n: tasks.length, ...(clustered ? { df: clusters - 1 } : {}) },
       {
         ...details,
-        stderr_method: clustered ? 'delta_method_clustered' : 'delta_method',
+        stderr_method: clustered ? 'delta_method_clustered_cr1' : 'delta_method',
       },
+      { method: 'delta_method_t' },
     );
   },
 });

@@ -1,8 +1,9 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -77,7 +78,7 @@ function columns(withEpoch: boolean): Column[] {
     withEpoch && { title: 'EPOCH', align: 'right', cell: (r) => String(r.epoch), cap: 6 },
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
-    { title: 'LATENCY', align: 'right', cell: (r) => `${trialLatency(r).toFixed(2)}s`, cap: 10 },
+    { title: 'LATENCY', align: 'right', cell: (r) => formatMetricValue(trialLatency(r), 'seconds'), cap: 10 },
     { title: 'COST', align: 'right', cell: (r) => dollars(trialCost(r)), cap: 10 },
   ];
   return all.filter((c): c is Column => c !== false);
@@ -88,7 +89,7 @@ function fixed(value: number | null, digits: number): string {
 }
 
 function dollars(value: number | null): string {
-  return value === null ? '-' : `$${value.toFixed(4)}`;
+  return value === null ? '-' : formatMetricValue(value, 'usd');
 }
 
 interface Segment {
@@ -165,6 +166,16 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   ];
 }
 
+function flakyBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    s.bold(`${FLAKY_TITLE}: ${flaky.length}`),
+    ...flaky.map((t) => truncateToWidth(`~ ${escapeControl(flakyDescription(t))}`, width)),
+  ];
+}
+
 function violationsBlock(experiment: Experiment, width: number, s: Styles): string[] {
   if (experiment.violations.length === 0) return [];
   return [
@@ -199,6 +210,7 @@ export function renderConsole(experiment: Experiment, options: ReportOptions = {
     '',
     ...(experiment.records.length === 0 ? ['No trials recorded.'] : resultsTable(experiment, width, s)),
     ...metricsBlock(experiment, width),
+    ...flakyBlock(experiment, options, width, s),
     ...violationsBlock(experiment, width, s),
     '',
     verdictLine(experiment, width, s),

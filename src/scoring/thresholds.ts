@@ -1,6 +1,6 @@
 import type { MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { Threshold } from '../core/suite.ts';
-import { formatMetricNumber } from './metric-format.ts';
+import { formatMetricNumber } from '../metrics/format.ts';
 
 /**
  * Metric values are sums of floats (0.1 + 0.2 ...); a value that equals its bound up to rounding

@@ -1,4 +1,5 @@
 import type { Experiment } from '../../core/experiment.ts';
+import { formatInterval, metricCells } from '../../metrics/format.ts';
 import type { ExperimentSummary } from '../../store/types.ts';
 import type { Paint } from '../io.ts';
 
@@ -103,8 +104,8 @@ export function renderShow(experiment: Experiment, paint: Paint): string {
     lines.push(paint.bold('Metrics'));
     const rows = experiment.metrics.map((m) => [
       `  ${safe(m.name)}`,
-      safe(m.formatted_value),
-      m.ci95 === null ? '' : `95% CI [${m.ci95[0].toFixed(3)}, ${m.ci95[1].toFixed(3)}]`,
+      safe(metricCells(m).value),
+      m.ci95 === null ? '' : `95% CI ${formatInterval(m, m.ci95)}`,
       `n=${m.n}`,
     ]);
     lines.push(table(rows));

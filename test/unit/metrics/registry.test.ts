@@ -224,11 +224,12 @@ describe('every built-in metric is NaN-safe', () => {
     }
   });
 
-  it('gives no interval for a single trial', () => {
+  it('gives no SE for a single trial, and an interval only to a rate (Wilson)', () => {
     const one = [record({ task_id: 'a', outcome: 'pass', cost_usd: 0.1, scores: { overall: 1 } })];
     for (const result of computeMetrics(everyBuiltin, input(one))) {
-      expect(result.ci95, result.name).toBeNull();
       expect(result.stderr, result.name).toBeNull();
+      if (result.ci_method === 'wilson') expect(result.unit, result.name).toBe('ratio');
+      else expect(result.ci95, result.name).toBeNull();
     }
   });
 

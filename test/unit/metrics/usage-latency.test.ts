@@ -93,7 +93,7 @@ describe('cost metrics', () => {
   it('averages cost per trial', () => {
     const result = createMetric('cost_per_task').calculate(input(records));
     expect(result.value).toBeCloseTo(0.25, 14);
-    expect(result.formatted_value).toBe('$0.2500');
+    expect(result.formatted_value).toBe('$0.25');
     expect(result.stderr).toBeCloseTo(Math.sqrt(1 / 240), 14);
     expect(result.details).toMatchObject({ unknown_cost: 1 });
   });
@@ -103,7 +103,7 @@ describe('cost metrics', () => {
     // Σz² = (16/9)(210/900); SE = sqrt(Σz² / 3 / 4)
     const result = createMetric('cost_per_success').calculate(input(records));
     expect(result.value).toBeCloseTo(1 / 3, 14);
-    expect(result.formatted_value).toBe('$0.3333');
+    expect(result.formatted_value).toBe('$0.333');
     expect(result.stderr).toBeCloseTo(Math.sqrt(((16 / 9) * (210 / 900)) / 12), 14);
     expect(result.ci95?.[0]).toBeCloseTo(Math.max(0, 1 / 3 - Z * result.stderr!), 14);
     expect(result.details).toMatchObject({ successes: 3, unknown_cost: 1, total_cost: 1 });

@@ -1,6 +1,18 @@
-import { markdownCell } from '../reporters/markdown.ts';
-import { formatInterval, formatPValue, passRate, signedValue } from './format.ts';
-import type { Comparison, FlippedTask, MetricComparison } from './types.ts';
+import type { Comparison, FlippedTask, MetricComparison } from '../../compare/types.ts';
+import { markdownCell } from '../markdown.ts';
+import {
+  adjustLabel,
+  differenceInterval,
+  flakyLine,
+  formatPValue,
+  metricNumber,
+  passRate,
+  scopeLine,
+  sequentialLine,
+  signedValue,
+  testShort,
+} from './format.ts';
+import { shownValues } from './values.ts';
 
 export interface ComparisonMarkdownOptions {
   /** Metric rows before "N more metrics" (default 12). */
@@ -23,7 +35,8 @@ function rank(metric: MetricComparison): number {
 function mark(metric: MetricComparison): string {
   const d = metric.deltas[0];
   if (!d?.paired?.significant) return '';
-  return d.is_regression ? ' :red_circle:' : d.is_improvement ? ' :green_circle:' : '';
+  const arrow = (d.paired.mean_difference ?? 0) > 0 ? ' ▲' : ' ▼';
+  return d.is_regression ? ` :red_circle:${arrow}` : d.is_improvement ? ` :green_circle:${arrow}` : arrow;
 }
 
 function flippedList(title: string, tasks: readonly FlippedTask[], max: number): string[] {
@@ -31,8 +44,9 @@ function flippedList(title: string, tasks: readonly FlippedTask[], max: number):
   const lines = [`**${title}** (${tasks.length})`, ''];
   for (const t of tasks.slice(0, max)) {
     const why = t.explanation ? ` — ${markdownCell(t.explanation, 140)}` : '';
+    const flaky = t.flaky ? ' _(flaky)_' : '';
     lines.push(
-      `- \`${markdownCell(t.task_id, 60)}\` ${passRate(t.baseline_pass_rate)} → ${passRate(t.pass_rate)}${why}`,
+      `- \`${markdownCell(t.task_id, 60)}\` ${passRate(t.baseline_pass_rate)} → ${passRate(t.pass_rate)}${flaky}${why}`,
     );
   }
   if (tasks.length > max) lines.push(`- … ${tasks.length - max} more`);
@@ -57,10 +71,15 @@ export function renderComparisonMarkdown(
   if (a === undefined || b === undefined) return '';
   const labels = comparison.experiments.map((e) => markdownCell(e.label, 40));
   const pair = comparison.pairs[0];
+  const adjust =
+    comparison.adjust === 'none'
+      ? 'no multiplicity adjustment'
+      : `${adjustLabel(comparison)}-adjusted over the metrics`;
+  const scope = pair ? scopeLine(pair, labels[0] ?? '', labels[1] ?? '') : 'no shared task';
   const lines = [
     `### HarnessEval comparison: ${labels.join(' → ')}`,
     '',
-    `Suite \`${markdownCell(a.suite.id, 80)}\` · ${pair?.shared_tasks ?? 0} shared tasks · paired tests of ${labels[1]} vs ${labels[0]} at α = ${comparison.alpha}`,
+    `Suite \`${markdownCell(a.suite.id, 80)}\` · ${scope} · paired tests of ${labels[1]} vs ${labels[0]} at α = ${comparison.alpha}, ${adjust}`,
     '',
   ];
   const violations = comparison.violations;
@@ -76,25 +95,30 @@ export function renderComparisonMarkdown(
   for (const w of comparison.warnings.slice(0, 3)) lines.push(`> :warning: ${markdownCell(w, 200)}`);
   if (comparison.warnings.length > 0) lines.push('');
 
-  const ordered = [...comparison.metrics]
+  const ordered = [...comparison.metrics.filter((m) => m.aggregate !== 'sum')]
     .map((m, i) => ({ m, i }))
     .sort((x, y) => rank(x.m) - rank(y.m) || x.i - y.i);
   const shown = ordered.slice(0, maxMetrics);
   const deltaHeads = candidates.length > 1 ? candidates.map((c) => `Δ ${markdownCell(c.label, 40)}`) : ['Δ'];
+  const values = shownValues(comparison);
+  const valueHeads = values.heads.map((h) => markdownCell(h, 60));
+  const adjusted = comparison.adjust === 'none' ? [] : [`p ${adjustLabel(comparison)}`];
   lines.push(
-    `| Metric | ${labels.join(' | ')} | ${deltaHeads.join(' | ')} | diff [95% CI] | p |`,
-    `|:---|${labels.map(() => '---:').join('|')}|${deltaHeads.map(() => '---:').join('|')}|:---|---:|`,
+    `| Metric | ${valueHeads.join(' | ')} | ${deltaHeads.join(' | ')} | diff [95% CI] | p | ${[...adjusted, 'test'].join(' | ')} |`,
+    `|:---|${valueHeads.map(() => '---:').join('|')}|${deltaHeads.map(() => '---:').join('|')}|:---|---:|${adjusted.map(() => '---:|').join('')}:---|`,
   );
   for (const { m } of shown) {
     const d = m.deltas[0];
     const p = d?.paired ?? null;
-    const diff = p ? `${signedValue(m, p.mean_difference)} ${formatInterval(m, p.ci95)}` : '-';
+    const diff = p ? `${signedValue(m, p.mean_difference)} ${differenceInterval(m, p.ci95)}` : '-';
     const cells = [
       `${markdownCell(m.name, 60)}${mark(m)}`,
-      ...m.values.map((v) => markdownCell(v.formatted_value, 30)),
+      ...values.cells(m).map((v) => markdownCell(v, 30)),
       ...m.deltas.map((x) => x.percent_label),
       markdownCell(diff, 60),
-      `${formatPValue(p?.p_value ?? null)}${p?.significant ? ' *' : ''}`,
+      formatPValue(p?.p_value ?? null),
+      ...(adjusted.length > 0 ? [`${formatPValue(p?.p_adjusted ?? null)}${p?.significant ? ' *' : ''}`] : []),
+      testShort(p),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
@@ -102,15 +126,41 @@ export function renderComparisonMarkdown(
     lines.push('', `_${ordered.length - shown.length} more metrics not shown._`);
   lines.push(
     '',
-    '_* significant (paired test over shared tasks); :red_circle: significant regression, :green_circle: significant improvement._',
+    `_* significant after adjustment (paired test over shared tasks; McNemar = exact McNemar, t(df) = paired t, sign = exact sign test); :red_circle: significant regression, :green_circle: significant improvement, ▲/▼ its direction._`,
     '',
   );
+  for (const m of comparison.metrics.filter((x) => x.aggregate === 'sum')) {
+    const d = m.deltas[0];
+    const p = d?.paired;
+    if (d === undefined) continue;
+    const stats = p
+      ? ` (${signedValue(m, p.mean_difference)} ${differenceInterval(m, p.ci95)}, p ${formatPValue(p.p_value)})`
+      : '';
+    lines.push(
+      `**Total ${markdownCell(m.name, 40)}** over ${pair?.shared_tasks ?? 0} shared tasks: ${metricNumber(m, d.baseline_value)} → ${metricNumber(m, d.value)}${stats}`,
+      '',
+    );
+  }
+  const sequential = comparison.metrics.flatMap((m) => {
+    const line = m.deltas[0] ? sequentialLine(m, m.deltas[0]) : undefined;
+    return line ? [`- ${markdownCell(line, 200)}`] : [];
+  });
+  if (sequential.length > 0)
+    lines.push('**Sequential** (always-valid confidence sequence):', '', ...sequential, '');
 
   if (pair) {
     lines.push(
       ...flippedList(`Regressions (pass → fail in ${labels[1]})`, pair.regressions, maxFlipped),
       ...flippedList(`Improvements (fail → pass in ${labels[1]})`, pair.improvements, maxFlipped),
     );
+    if (pair.flaky.length > 0) {
+      lines.push(
+        `**Flaky tasks** (${pair.flaky.length}: the verdict changes between attempts of one version)`,
+        '',
+      );
+      for (const t of pair.flaky.slice(0, maxFlipped)) lines.push(`- ${markdownCell(flakyLine(t), 160)}`);
+      lines.push('');
+    }
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
