@@ -157,6 +157,7 @@ describe('public API', () => {
         "scoreSuite",
         "sparkline",
         "storeExperiment",
+        "stratifiedPaired",
         "streamEvalCases",
         "tasksNeeded",
         "unregisterAdapter",
