@@ -71,11 +71,17 @@ export interface DomainRow {
 }
 
 /** Why a metric is not pooled, or null when it can be. */
-function refusal(row: DomainRow, measured: readonly { domain: string; n: number }[]): string | null {
+function refusal(
+  row: DomainRow,
+  measured: readonly { domain: string; n: number }[],
+  clustered: boolean,
+): string | null {
   if (row.aggregate === 'sum')
     return 'a total over different task sets is not a per-domain quantity: pool its per-task form instead';
   if (row.raw?.perTask === undefined)
     return 'no per-task values (a percentile or a ratio): nothing to stratify';
+  if (clustered)
+    return 'tasks carry clusters: the stratified test treats tasks as independent, which clustered tasks are not';
   const missing = measured.filter((m) => m.n === 0).map((m) => m.domain);
   if (missing.length > 0)
     return `not measured in ${missing.join(', ')}: pooling would silently weigh only the other domains`;
@@ -91,6 +97,8 @@ export function compareByDomain(options: {
   readonly candidateId: string;
   readonly shared: readonly string[];
   readonly domains: ReadonlyMap<string, string>;
+  /** Task -> cluster: per-domain tests use the clustered SE; the pooled test is refused. */
+  readonly clusters: ReadonlyMap<string, string | undefined>;
   readonly rows: readonly DomainRow[];
   readonly weighting: StratumWeighting;
   readonly adjust: AdjustMethod;
@@ -104,6 +112,7 @@ export function compareByDomain(options: {
   }
   if (byDomain.size < 2) return null;
   const names = [...byDomain.keys()].sort();
+  const clustered = options.shared.some((task) => options.clusters.get(task) !== undefined);
   const { alpha, adjust } = options;
 
   const rows = options.rows.map((row) => {
@@ -117,11 +126,12 @@ export function compareByDomain(options: {
     const tests = strata.map((s) =>
       perTask === undefined || s.a.size === 0 || s.b.size === 0
         ? null
-        : comparePaired(s.a, s.b, { alpha, kind: perTask.kind }),
+        : comparePaired(s.a, s.b, { alpha, kind: perTask.kind, clusters: options.clusters }),
     );
     const refused = refusal(
       row,
       strata.map((s, h) => ({ domain: s.name, n: tests[h]?.n ?? 0 })),
+      clustered,
     );
     const pooled =
       refused === null ? stratifiedPaired(strata, { weighting: options.weighting, alpha }) : null;

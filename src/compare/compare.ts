@@ -159,6 +159,7 @@ export function compareExperiments(
       candidateId: scope.candidate.id,
       shared: scope.shared,
       domains,
+      clusters,
       rows: rows.map((row) => ({
         name: row.name,
         direction: row.direction,
