@@ -121,3 +121,39 @@ describe('stratifiedPaired: when there is no test', () => {
     expect(r.mean_difference).toBeCloseTo(29 / 120, 14);
   });
 });
+
+describe('docs/statistics.md "Across domains" states the numbers the library computes', () => {
+  const doc = readFileSync(new URL('../../../docs/statistics.md', import.meta.url), 'utf8');
+  // Whitespace-normalised, so rewrapping the paragraph does not break the check.
+  const section = doc
+    .slice(doc.indexOf('## Across domains'), doc.indexOf('## A worked example'))
+    .replace(/\s+/g, ' ');
+  it('the hand-computed example', () => {
+    const equal = stratifiedPaired(example);
+    const tasks = stratifiedPaired(example, { weighting: 'tasks' });
+    expect(section).toContain(`D = (0.15 + 1/3)/2 = **${equal.mean_difference!.toFixed(4)}**`);
+    expect(section).toContain(`SE = ${equal.stderr!.toFixed(4)}`);
+    expect(section).toContain(`= **${equal.df!.toFixed(2)}**, p = **${equal.p_value!.toFixed(3)}**`);
+    expect(section).toContain(
+      `D = 1.6/7 = ${tasks.mean_difference!.toFixed(4)}, the raw mean over the 7 tasks, SE = ${tasks.stderr!.toFixed(4)}, df = ${tasks.df!.toFixed(2)}, p = ${tasks.p_value!.toFixed(3)}`,
+    );
+  });
+  it('the scipy reference case', () => {
+    const ref = JSON.parse(readFileSync(`${REFERENCE_DIR}stratified.json`, 'utf8'));
+    const e = ref.expected;
+    const pp = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(x * 100).toFixed(1)}`;
+    const text = section;
+    expect(text).toContain(
+      `${pp(e.per_domain['product-dev'].mean_difference)} points on 8 tasks (paired t, p = ${e.per_domain['product-dev'].paired_t.p_value.toFixed(3)})`,
+    );
+    expect(text).toContain(
+      `(${pp(e.per_domain.support.mean_difference)} points, McNemar p = ${e.per_domain.support.mcnemar_exact.p_value.toFixed(3)})`,
+    );
+    expect(text).toContain(`The raw difference over the 28 tasks is ${pp(e.raw.mean_difference)} points`);
+    expect(text).toContain(`support's 20 tasks carry ${Math.round(e.pooled_tasks.weights[1] * 100)}%`);
+    const q = e.pooled_equal;
+    expect(text).toContain(
+      `the pooled difference is ${pp(q.mean_difference)} points, 95% interval [${pp(q.ci95[0])}, ${pp(q.ci95[1])}], p = ${q.p_value.toFixed(3)}`,
+    );
+  });
+});
