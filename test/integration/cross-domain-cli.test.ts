@@ -7,6 +7,7 @@ import type { DomainComparison, DomainMetricComparison } from '../../src/compare
 import type { Comparison } from '../../src/compare/types.ts';
 import type { Experiment } from '../../src/core/experiment.ts';
 import { experimentToJson } from '../../src/store/index.ts';
+import type { Timeline } from '../../src/timeline/timeline.ts';
 import { experimentOf, type TrialSpec } from '../helpers/comparison.ts';
 // Drives the built CLI (`npx tsdown` first; `npm test` does it in pretest).
 import { cli } from '../helpers/run-cli.ts';
@@ -194,6 +195,50 @@ describe('compare across product-dev and support (built CLI)', () => {
     const shown = await cli(['compare', ...files], dir);
     expect(shown.stdout).not.toContain('By domain');
   }, 60_000);
+
+  it('timeline: each step of a cross-domain lineage gets its per-domain and pooled change', async () => {
+    const store = await mkdtemp(join(dir, 'timeline-'));
+    const { a, b } = experiments(ref.domains);
+    // A third version equal to B: its step changes nothing in any domain.
+    const c = {
+      ...b,
+      id: 'cross-c',
+      harness: { ...b.harness, version: '1.2.0' },
+      created_at: '2026-01-03T00:00:00.000Z',
+    };
+    for (const [name, e] of [
+      ['a', a],
+      ['b', { ...b, created_at: '2026-01-02T00:00:00.000Z' }],
+      ['c', c],
+    ] as const) {
+      await writeFile(join(store, `${name}.json`), experimentToJson(e));
+      expect((await cli(['runs', 'import', `${name}.json`], store)).status).toBe(0);
+    }
+    const t = JSON.parse(
+      (await cli(['timeline', '--metric', 'accuracy', '--format', 'json'], store)).stdout,
+    ) as Timeline;
+    expect(t.points.map((p) => p.version)).toEqual(['1.0.0', '1.1.0', '1.2.0']);
+    expect(t.points[0]?.by_domain).toBeUndefined();
+    const step = metric(t.points[1]?.by_domain, 'accuracy');
+    expect(perDomain(step, 'product-dev')?.p_value).toBeCloseTo(
+      ref.expected.per_domain['product-dev'].paired_t.p_value,
+      10,
+    );
+    expect(step.pooled?.mean_difference).toBeCloseTo(ref.expected.pooled_equal.mean_difference, 12);
+    expect(step.pooled?.p_value).toBeCloseTo(ref.expected.pooled_equal.p_value, 10);
+    expect(metric(t.points[2]?.by_domain, 'accuracy').pooled).toMatchObject({
+      mean_difference: 0,
+      test: 'sign_test',
+      p_value: 1,
+    });
+    const text = (await cli(['timeline', '--metric', 'accuracy'], store)).stdout;
+    expect(text).toContain(
+      'By domain, 1.1.0 vs 1.0.0 (equal weights: product-dev 8 tasks, support 20 tasks; p unadjusted):',
+    );
+    expect(text).toMatch(
+      / {2}accuracy: product-dev \+9\.0 pp \(p 0\.009\), support -15\.0 pp \(p 0\.375\); pooled -3\.0 pp \[-14\.7 pp, \+8\.7 pp\] p 0\.600/,
+    );
+  }, 90_000);
 
   it('rejects an unknown weighting as wrong usage', async () => {
     const r = await cli(['compare', 'x.json', 'y.json', '--weights', 'sizes'], dir);
