@@ -95,8 +95,8 @@ describe('harnesseval init: the generated project runs at once', () => {
         expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
         const experiment = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as Experiment;
         // The run records each task's domain (the task spec's), which compare stratifies by.
-      expect(new Set(experiment.suite.tasks.map((t) => t.domain))).toEqual(new Set(['general']));
-      const workspace = adapter === 'function' || adapter === 'cli';
+        expect(new Set(experiment.suite.tasks.map((t) => t.domain))).toEqual(new Set(['general']));
+        const workspace = adapter === 'function' || adapter === 'cli';
         expect(experiment.records.map((r) => r.task_id).sort()).toEqual(
           [
             'greet-by-name',
