@@ -77,6 +77,7 @@ describe('public API', () => {
         "TrustTierSchema",
         "UsageSchema",
         "VerificationSchema",
+        "WorkspaceDiffSchema",
         "abortedOutput",
         "adapterNames",
         "adapterOptionSchemas",
