@@ -22,6 +22,7 @@ export {
   type Comparison,
   checkRegressions,
   compareExperiments,
+  type DomainComparison,
   type FlippedTask,
   type MetricComparison,
   type MetricDelta,
@@ -114,6 +115,7 @@ export {
   pairedDifference,
   passAtK,
   passHatK,
+  stratifiedPaired,
   tasksNeeded,
 } from './stats/index.ts';
 export type {

@@ -169,6 +169,7 @@ describe('public API', () => {
         "sparkline",
         "startGateway",
         "storeExperiment",
+        "stratifiedPaired",
         "streamEvalCases",
         "tasksNeeded",
         "unregisterAdapter",
