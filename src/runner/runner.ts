@@ -6,12 +6,10 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
-import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
-import { seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
 import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
@@ -20,7 +18,8 @@ import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, trialKey } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
-import { runTrial, type TrialSetup } from './trial.ts';
+import { runTrial } from './trial.ts';
+import { createTrialSetup } from './trial-setup.ts';
 import { checkCodebases } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -125,31 +124,21 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
   const { plan, agent, emit } = prepared;
   const { experiment, done, settings, tasks } = plan;
   const store = options.store;
-  // Subprocesses report through files, in-process harnesses through trackers, services in their
-  // response. Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
-  const reports = agent.reports ?? (options.agent === undefined ? 'files' : 'trackers');
-  const traceFile = options.harness.options['trace_file'];
-  const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const deadlines = new TrialDeadlines();
-  const setup: TrialSetup = {
+  const setup = createTrialSetup({
     experimentId: experiment.id,
     suite: options.suite,
     suiteDir: prepared.suiteDir,
     harness: options.harness,
     harnessBaseDir: prepared.harnessBaseDir,
     agent,
+    agentGiven: options.agent !== undefined,
     checks: prepared.checks,
     deadlines,
     settings,
-    prices: mergePrices(DEFAULT_PRICES, options.harness.pricing),
-    random: seededRandom(settings.seed ?? Date.now()),
-    telemetry: {
-      files: reports === 'files' || (reports === 'response' && traceFileOption !== undefined),
-      traceFile: traceFileOption,
-    },
     keepWorkspaces: options.keepWorkspaces === true,
     emit,
-  };
+  });
   const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   const records: RunRecord[] = [...done];
   const started = performance.now();
