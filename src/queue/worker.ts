@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -113,7 +114,12 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         return;
       }
       // A job taken again after its worker vanished is one more attempt at the trial.
-      const counted = { ...record, attempts: record.attempts + job.retryCount };
+      // Which machine and process ran it goes with the record (and the retry into `attempts`).
+      const counted = {
+        ...record,
+        attempts: record.attempts + job.retryCount,
+        metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
+      };
       const first = await options.store.appendRecordOnce(experimentId, counted);
       // The record is committed before the job completes: a kill in between only repeats the trial.
       await options.queue.complete(job.id);
