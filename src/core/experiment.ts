@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HarnessConfigSchema } from './harness-config.ts';
+import { canonicalMetricName } from './metric-names.ts';
 import { RunRecordSchema } from './run-record.ts';
 import { SuiteFormatSchema } from './suite.ts';
 
@@ -8,9 +9,12 @@ export const EXPERIMENT_SCHEMA_VERSION = 1;
 export const DirectionSchema = z.enum(['higher_is_better', 'lower_is_better', 'neutral']);
 export type Direction = z.infer<typeof DirectionSchema>;
 
-/** An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate. */
+/**
+ * An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate.
+ * A renamed metric read from an old store gets its current name (`latency` -> `agent_latency`).
+ */
 export const MetricResultSchema = z.object({
-  name: z.string(),
+  name: z.string().transform(canonicalMetricName),
   value: z.number().nullable(),
   formatted_value: z.string(),
   direction: DirectionSchema,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import { JudgeConfigSchema } from '../core/judge.ts';
+import { JudgeSettingSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
 import type { Suite } from '../core/suite.ts';
 import { ScoringSchema, ThresholdSchema } from '../core/suite.ts';
@@ -57,7 +57,7 @@ export const SuiteFileSchema = z
     /** `ref:rubric.yaml` */
     rubric: z.string().optional(),
     /** The LLM judge for rubric criteria (`--judge` on the command line overrides it). */
-    judge: JudgeConfigSchema.optional(),
+    judge: JudgeSettingSchema.optional(),
   })
   .strict();
 

@@ -12,6 +12,7 @@ import type { TrialSetup } from '../runner/trial.ts';
 import { createTrialSetup } from '../runner/trial-setup.ts';
 import { checkCodebases } from '../runner/workspace.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
+import { secretRedactor } from '../store/redact.ts';
 import { type QueueStore, queuePlanOf } from './trial-job.ts';
 
 /** Loads a suite file (the CLI passes `formats`' loader: the queue knows no file format). */
@@ -85,6 +86,7 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     deadlines: options.deadlines,
     settings: experiment.settings,
     keepWorkspaces: false,
+    redact: secretRedactor(options.env),
     emit: options.emit,
   });
   return {

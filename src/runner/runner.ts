@@ -8,6 +8,7 @@ import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
+import { secretRedactor } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { TrialChecks } from './checks.ts';
@@ -37,6 +38,11 @@ export interface RunExperimentOptions {
   readonly store?: ExperimentStore;
   /** Continue this stored experiment: only the missing trials of its stored plan run. */
   readonly resume?: string;
+  /**
+   * Run again the trials of this stored experiment that errored for reasons outside the harness
+   * (`RETRYABLE_ERROR_KINDS`); their new records replace the old ones, nothing else runs.
+   */
+  readonly retryErrors?: string;
   readonly experimentId?: string;
   readonly name?: string;
   /** Metrics to compute; the suite's, or the defaults, when absent. */
@@ -137,9 +143,12 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
     deadlines,
     settings,
     keepWorkspaces: options.keepWorkspaces === true,
+    redact: secretRedactor(options.env ?? process.env),
     emit,
   });
-  const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
+  const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
   const records: RunRecord[] = [...done];
   const started = performance.now();
   const progress = {

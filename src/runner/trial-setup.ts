@@ -22,6 +22,8 @@ export interface TrialSetupInput {
   readonly deadlines: TrialDeadlines;
   readonly settings: RunSettings;
   readonly keepWorkspaces: boolean;
+  /** Scrubs secrets from text the trial keeps (workspace diffs). */
+  readonly redact: (text: string) => string;
   readonly emit: (event: RunnerEvent) => Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function createTrialSetup(input: TrialSetupInput): TrialSetup {
       traceFile: traceFileOption,
     },
     keepWorkspaces: input.keepWorkspaces,
+    redact: input.redact,
     emit: input.emit,
   };
 }

@@ -9,12 +9,14 @@ import type { PriceTable } from '../instrument/pricing.ts';
 import { rubricWeights } from '../scoring/rubric-lookup.ts';
 import { attemptTrial } from './attempt.ts';
 import type { TrialChecks } from './checks.ts';
+import { costTrial } from './cost.ts';
 import type { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent } from './events.ts';
 import type { Trial } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { TrialTelemetry } from './telemetry.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
+import { workspaceDiff } from './workspace-diff.ts';
 
 /** What every trial of a run shares. */
 export interface TrialSetup {
@@ -32,6 +34,8 @@ export interface TrialSetup {
   /** Out-of-process harnesses report through per-trial files (`trace_file` names the OTLP one). */
   readonly telemetry: { readonly files: boolean; readonly traceFile: string | undefined };
   readonly keepWorkspaces: boolean;
+  /** Scrubs secret values from the environment out of what the record keeps (the workspace diff). */
+  readonly redact: (text: string) => string;
   readonly emit: (event: RunnerEvent) => Promise<void>;
 }
 
@@ -95,15 +99,26 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
     if (deadlines.aborted || attempt.output.error_kind === 'aborted') return undefined;
     const collected = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
     // Whatever the adapter (a plugin's too), data deeper than the walks downstream can take is refused.
-    const output = overran(refuseTooDeep(collected), t0, timeoutSeconds);
+    const reported = overran(refuseTooDeep(collected), t0, timeoutSeconds);
+    // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
+    const costed = costTrial(reported, setup.harness, setup.prices);
+    const { output } = costed;
     // Protected files (acceptance tests) are the task's, whatever the harness did to them.
     const restoredFiles =
       workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
+    // What the harness changed, before any check writes to the workspace: kept with the record
+    // for graders and handed to the judge.
+    const codebase = trial.task.files['codebase'];
+    const changes =
+      workspace === undefined || codebase === undefined
+        ? undefined
+        : await workspaceDiff(codebase, workspace.path, { redact: setup.redact });
     // The checks run to the end on a first Ctrl-C; only the hard stop (grace over, second signal)
     // ends them, and then the trial has no result.
     const judged = await setup.checks.check(trial.task, output, {
       signal: deadlines.stopSignal,
       workspace: workspace?.path,
+      workspaceDiff: changes,
       producerModels: producerModels(setup.harness, output),
     });
     if (deadlines.aborted) return undefined;
@@ -111,7 +126,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       experimentId: setup.experimentId,
       trial,
       harness: setup.harness,
-      output,
+      costed,
       attempts: attempt.attempts,
       timestamp,
       duration: (performance.now() - t0) / 1000,
@@ -119,8 +134,8 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       rubricWeights: rubricWeights(setup.suite, trial.task),
       suite: setup.suite,
       keptWorkspace: setup.keepWorkspaces ? workspace?.path : undefined,
+      workspaceDiff: changes,
       restoredFiles,
-      prices: setup.prices,
     });
   } finally {
     deadline.dispose();

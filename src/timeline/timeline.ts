@@ -47,6 +47,8 @@ export interface TimelineChange {
 export interface TimelineCell {
   readonly value: number | null;
   readonly formatted_value: string;
+  /** Trials of that version still pending: the value covers the decided ones only. */
+  readonly pending: number;
   /** Null for the first version. */
   readonly change: TimelineChange | null;
 }
@@ -174,13 +176,16 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
         directions.set(m.name, { direction: m.direction, ...(m.unit ? { unit: m.unit } : {}) });
       const value = m.values[1] ?? { value: null, formatted_value: 'n/a' };
       const d = m.deltas[0];
+      const pendingDetail = experiment.metrics.find((x) => x.name === m.name)?.details['pending'];
+      const pending = typeof pendingDetail === 'number' ? pendingDetail : 0;
       if (i === 0 || d === undefined)
-        return { value: value.value, formatted_value: value.formatted_value, change: null };
+        return { value: value.value, formatted_value: value.formatted_value, pending, change: null };
       const pAdjusted = family[(i - 1) * names.length + j] ?? null;
       const significant = pAdjusted !== null && pAdjusted < alpha;
       return {
         value: value.value,
         formatted_value: value.formatted_value,
+        pending,
         change: {
           delta: d.delta,
           percent_label: d.percent_label,

@@ -29,6 +29,10 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
     io.stderr.write('harnesseval: --queue stores the experiment in its own database; leave out --store\n');
     return EXIT.usage;
   }
+  if (flags.retryErrors !== undefined) {
+    io.stderr.write('harnesseval: --retry-errors runs on one machine; it cannot be combined with --queue\n');
+    return EXIT.usage;
+  }
   if (flags.detach === true && flags.watch === true) {
     io.stderr.write('harnesseval: --detach and --watch contradict each other; give one\n');
     return EXIT.usage;

@@ -8,6 +8,7 @@ import {
   orderNote,
   trendText,
   trendVerdict,
+  valueText,
   versionLabel,
 } from './headings.ts';
 import { sparkline } from './sparkline.ts';
@@ -38,8 +39,8 @@ export function renderTimelineConsole(timeline: Timeline): string {
   lines.push(...textTable(columns, rows), '');
   const trendRows = timeline.metrics.map((m, j) => {
     const values = timeline.points.map((p) => p.cells[j]?.value ?? null);
-    const first = timeline.points[0]?.cells[j]?.formatted_value ?? 'n/a';
-    const last = timeline.points.at(-1)?.cells[j]?.formatted_value ?? 'n/a';
+    const first = valueText(timeline.points[0]?.cells[j]);
+    const last = valueText(timeline.points.at(-1)?.cells[j]);
     const better =
       m.direction === 'lower_is_better'
         ? 'lower is better'
