@@ -57,7 +57,7 @@ export function resumedSettings(
 }
 
 /** The stored plan's tasks, in its order, taken from the suite as loaded now. */
-export function resumedTasks(suite: Suite, stored: Experiment): Task[] {
+export function resumedTasks(suite: Suite, stored: Pick<Experiment, 'id' | 'suite' | 'settings'>): Task[] {
   if (stored.suite.tasks.length === 0) return filterTasks(suite.tasks, stored.settings.filters);
   const byId = new Map(suite.tasks.map((task) => [task.id, task]));
   return stored.suite.tasks.map(({ id }) => {

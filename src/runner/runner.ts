@@ -7,13 +7,11 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
-import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { secretRedactor } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
-import { seededRandom } from './attempt.ts';
 import { TrialChecks } from './checks.ts';
 import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
@@ -22,8 +20,8 @@ import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, trialKey } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
-import { runTrial, type TrialSetup } from './trial.ts';
-import { RunGateway } from './trial-gateway.ts';
+import { runTrial } from './trial.ts';
+import { createTrialSetup } from './trial-setup.ts';
 import { checkCodebases } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -136,40 +134,24 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
   const { plan, agent, emit } = prepared;
   const { experiment, done, settings, tasks } = plan;
   const store = options.store;
-  // Subprocesses report through files, in-process harnesses through trackers, services in their
-  // response. Reading (and removing) a per-trial file nobody can write cost an HTTP trial two syscalls.
-  const reports = agent.reports ?? (options.agent === undefined ? 'files' : 'trackers');
-  const traceFile = options.harness.options['trace_file'];
-  const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const deadlines = new TrialDeadlines();
-  const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
   // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
-  const gateway = await RunGateway.start(options.harness, {
-    baseDir: prepared.harnessBaseDir,
-    env: prepared.env,
-    prices,
-  });
-  const setup: TrialSetup = {
+  const setup = await createTrialSetup({
     experimentId: experiment.id,
     suite: options.suite,
     suiteDir: prepared.suiteDir,
     harness: options.harness,
     harnessBaseDir: prepared.harnessBaseDir,
     agent,
+    agentGiven: options.agent !== undefined,
     checks: prepared.checks,
     deadlines,
     settings,
-    prices,
-    gateway,
-    random: seededRandom(settings.seed ?? Date.now()),
-    telemetry: {
-      files: reports === 'files' || (reports === 'response' && traceFileOption !== undefined),
-      traceFile: traceFileOption,
-    },
+    env: prepared.env,
     keepWorkspaces: options.keepWorkspaces === true,
     redact: secretRedactor(options.env ?? process.env),
     emit,
-  };
+  });
   const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
   const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
@@ -243,7 +225,7 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
     options.signal?.removeEventListener('abort', onInterrupt);
     options.stopNow?.removeEventListener('abort', onStopNow);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
-    await gateway?.close();
+    await setup.gateway?.close();
   }
 
   const interrupted = (stopping || storeFailure !== undefined) && progress.done < progress.total;

@@ -47,6 +47,11 @@ export function postgresStatements(s: string) {
       text: `SELECT run_id, document FROM ${s}.records WHERE experiment_id = $1
         ORDER BY task_index, task_id, epoch`,
     },
+    /** A queue's progress: the primary key's prefix is an index, so no record is read. */
+    outcomeCounts: {
+      name: name('outcome-counts'),
+      text: `SELECT outcome, count(*)::integer AS n FROM ${s}.records WHERE experiment_id = $1 GROUP BY outcome`,
+    },
     deleteExperiment: `DELETE FROM ${s}.experiments WHERE id = $1`,
   };
 }

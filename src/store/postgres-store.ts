@@ -233,6 +233,28 @@ export class PostgresStore implements ExperimentStore {
     );
   }
 
+  /** The experiment without its records (a worker's view of what to run); undefined if absent. */
+  async experimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+    const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
+      documentOf(
+        (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
+        experimentId,
+      ),
+    );
+    return text === undefined ? undefined : splitExperiment(decodeExperiment(text, experimentId)).document;
+  }
+
+  /** How many records the experiment has, by outcome (`pass`, `fail`, `error`, `pending`). */
+  async outcomeCounts(experimentId: string): Promise<Record<string, number>> {
+    return this.#db.withClient(`count the runs of experiment ${experimentId}`, async (client) => {
+      const rows = await client.query<{ outcome: string; n: number }>({
+        ...this.#sql.outcomeCounts,
+        values: [experimentId],
+      });
+      return Object.fromEntries(rows.rows.map((row) => [row.outcome, row.n]));
+    });
+  }
+
   async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
     const query = listExperimentsQuery(quoteSchema(this.schema), filter);
     return this.#db.withClient('list experiments', async (client) =>

@@ -34,6 +34,10 @@ export interface RunFlags {
   name?: string;
   judge?: string;
   progress: boolean;
+  queue?: string;
+  detach?: boolean;
+  watch?: boolean;
+  jobExpiry?: number;
 }
 
 export interface RunInvocation {
@@ -55,7 +59,7 @@ export interface RunInvocation {
  * The settings that were asked for. Defaults are left to the runner: a new run fills them in,
  * and a resume takes them from the stored plan (and refuses given ones that contradict it).
  */
-function askedSettings(flags: RunFlags, given: ReadonlySet<string>): Partial<RunSettings> {
+export function askedSettings(flags: RunFlags, given: ReadonlySet<string>): Partial<RunSettings> {
   const filters = {
     ...(flags.filterId === undefined ? {} : { id: flags.filterId }),
     ...(flags.filterTag === undefined ? {} : { tag: flags.filterTag }),
@@ -159,7 +163,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
   }
 }
 
-async function report(run: RunInvocation, finished: Experiment): Promise<number> {
+export async function report(run: RunInvocation, finished: Experiment): Promise<number> {
   const { io, flags } = run;
   // Reports get what the store gets: secret values from the environment are scrubbed.
   const experiment = await redactedForReports(finished, io.env);

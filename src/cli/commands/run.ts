@@ -18,6 +18,7 @@ Examples:
   $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
   $ harnesseval run benchmark.yaml --retry-errors exp-20261130-101500-3fa1
+  $ harnesseval run suite.yaml --queue postgres://evals@db.internal/evals --epochs 5
 
 Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
 (unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
@@ -99,6 +100,17 @@ export function register(program: Command, io: CliIO): void {
       'LLM judge for rubric criteria: PROVIDER:MODEL[@BASE_URL] (overrides the suite’s judge:)',
     )
     .option('--no-progress', 'no progress output')
+    .option(
+      '--queue <postgres-url>',
+      'enqueue the trials for `harnesseval worker` processes (the URL is also the store)',
+    )
+    .option('--detach', 'with --queue: print the experiment id and return once the trials are queued')
+    .option('--watch', 'with --queue: follow until every trial is stored (the default)')
+    .option(
+      '--job-expiry <seconds>',
+      'with --queue: seconds a taken job waits for its worker before another worker gets it',
+      positiveInt('--job-expiry'),
+    )
     .addHelpText('after', examples)
     .action(async (file: string, flags: RunFlags, command: Command) => {
       // Which options the user gave: a resume takes the rest from the stored plan, not from defaults.
@@ -159,6 +171,20 @@ async function runCommand(
       stdoutReporters.push(await getReporter(name));
   } catch (error) {
     return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
+  }
+  if (flags.queue !== undefined) {
+    const { runQueued } = await import('./run-queue.ts');
+    return runQueued({
+      file,
+      suite,
+      harness,
+      harnessBaseDir,
+      flags,
+      given,
+      io,
+      fileReporters,
+      stdoutReporters,
+    });
   }
   let store: ExperimentStore | undefined;
   try {

@@ -12,6 +12,8 @@ Examples:
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
+  $ harnesseval runs --store postgres://ci@db.internal/evals watch 01J9Z   # a run --queue experiment
+  $ harnesseval runs --store postgres://ci@db.internal/evals cancel 01J9Z
   $ harnesseval runs --store ci/harnesseval.db list
   $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
@@ -41,7 +43,7 @@ function text(value: unknown): string | undefined {
 export const register: RegisterCommand = (program: Command, io: CliIO) => {
   const runs = program
     .command('runs')
-    .description('list, show, export, import, delete and clean up stored experiments')
+    .description('list, show, export, import, delete, watch, cancel and clean up stored experiments')
     .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', EXAMPLES);
 
@@ -104,6 +106,22 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<id>', 'experiment id or a unique prefix of it')
     .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
       await (await actions()).deleteRun(io, { store: storeOption(cmd), id });
+    });
+
+  runs
+    .command('watch')
+    .description('follow a queued experiment (run --queue) until every trial is stored')
+    .argument('<id>', 'experiment id or a unique prefix of it')
+    .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
+      await (await import('./runs-queue-actions.ts')).watchRun(io, { store: storeOption(cmd), id });
+    });
+
+  runs
+    .command('cancel')
+    .description('cancel the queued trials of an experiment (run --queue); it is marked interrupted')
+    .argument('<id>', 'experiment id or a unique prefix of it')
+    .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
+      await (await import('./runs-queue-actions.ts')).cancelRun(io, { store: storeOption(cmd), id });
     });
 
   runs

@@ -26,6 +26,7 @@ const ALL = [
   'timeline',
   'power',
   'grade',
+  'worker',
   'ingest-otel',
   'schema',
   'init',

@@ -1,0 +1,78 @@
+import { resolveExperimentId } from '../../store/resolve-id.ts';
+import { CliExit, EXIT } from '../exit.ts';
+import type { CliIO } from '../io.ts';
+import { ProgressDisplay } from '../progress.ts';
+import { chosenStore, shownStore } from '../store-location.ts';
+import { openQueueAt } from './queue-connection.ts';
+
+interface QueueChoice {
+  readonly store?: string | undefined;
+  readonly id: string;
+}
+
+async function withQueue<T>(
+  io: CliIO,
+  choice: QueueChoice,
+  use: (connection: Awaited<ReturnType<typeof openQueueAt>>, id: string, shown: string) => Promise<T>,
+): Promise<T> {
+  const url = chosenStore(choice.store, io.env);
+  const connection = await openQueueAt(url, io.env);
+  try {
+    return await use(connection, await resolveExperimentId(connection.store, choice.id), shownStore(url));
+  } finally {
+    await connection.queue.close();
+    await connection.store.close();
+  }
+}
+
+/** `runs cancel ID`: the experiment's outstanding jobs are cancelled; it is marked interrupted. */
+export async function cancelRun(io: CliIO, choice: QueueChoice): Promise<void> {
+  await withQueue(io, choice, async ({ store, queue }, id) => {
+    const { cancelExperiment } = await import('../../queue/follow.ts');
+    const { cancelled, wasRunning } = await cancelExperiment(store, queue, id);
+    io.stderr.write(
+      `cancelled ${cancelled} queued trials of experiment ${id}${wasRunning ? '; it is marked interrupted' : ''} (trials already running finish and are stored; resume with run --resume ${id} --queue …)\n`,
+    );
+  });
+}
+
+/** `runs watch ID`: follows a queued experiment from any machine until it is no longer running. */
+export async function watchRun(io: CliIO, choice: QueueChoice): Promise<void> {
+  const status = await withQueue(io, choice, async ({ store, queue }, id) => {
+    const [{ followExperiment, loadQueuedSuite }, { loadSuite }] = await Promise.all([
+      import('../../queue/index.ts'),
+      import('../../formats/index.ts'),
+    ]);
+    // With the suite (this is a checkout of it) the watcher can finish what no worker finished.
+    const document = await store.experimentDocument(id);
+    const suite =
+      document === undefined
+        ? undefined
+        : await loadQueuedSuite(document, io.cwd, (path) => loadSuite(path)).catch(() => undefined);
+    const progress = new ProgressDisplay(io, io.stderr.isTTY === true);
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    try {
+      const followed = await followExperiment({
+        store,
+        queue,
+        experimentId: id,
+        ...(suite === undefined ? {} : { suite }),
+        signal: stop.signal,
+        onProgress: (p) => progress.update(p),
+      });
+      progress.finish();
+      if (followed === undefined) return EXIT.interrupted;
+      if (followed.failure !== undefined)
+        io.stderr.write(`harnesseval: the queue gave up on some trials: ${followed.failure}\n`);
+      const { experiment } = followed;
+      const outcome = experiment.outcome === undefined ? '' : `, outcome ${experiment.outcome}`;
+      io.stdout.write(`experiment ${id} ${experiment.status}${outcome}\n`);
+      return experiment.status === 'completed' ? EXIT.ok : EXIT.failure;
+    } finally {
+      process.off('SIGINT', onSignal);
+    }
+  });
+  if (status !== EXIT.ok) throw new CliExit(status);
+}

@@ -1,0 +1,114 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { WorkerEvent } from '../../queue/worker.ts';
+import { CliExit, EXIT, reportError } from '../exit.ts';
+import type { CliIO } from '../io.ts';
+import { chosenStore, shownStore } from '../store-location.ts';
+import type { RegisterCommand } from './index.ts';
+
+const EXAMPLES = `
+Examples:
+  $ harnesseval worker --queue postgres://evals@db.internal/evals -j 8
+  $ HARNESSEVAL_STORE=postgres://evals@db.internal/evals harnesseval worker
+
+Run it in a checkout of the repository that holds the suite (the folder \`run --queue\` was started
+in, on another machine): jobs name the suite file relative to it, and a worker refuses a job whose
+suite file differs from the one the experiment was planned with. Secrets (API keys) come from the
+worker's own environment, never from the queue. SIGINT/SIGTERM: stop taking jobs and finish the
+trials in flight; a second signal abandons them (their jobs go back to the queue).`;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number >= 1');
+  return n;
+}
+
+interface WorkerFlags {
+  queue?: string;
+  store?: string;
+  concurrency: number;
+}
+
+export const register: RegisterCommand = (program: Command, io: CliIO) => {
+  program
+    .command('worker')
+    .description('take trial jobs from a queue (run --queue) and store their records')
+    .option('--queue <postgres-url>', 'the queue and store (default: --store, else $HARNESSEVAL_STORE)')
+    .option('--store <postgres-url>', 'the same as --queue')
+    .option('-j, --concurrency <n>', 'trials run at once', positiveInt, 4)
+    .addHelpText('after', EXAMPLES)
+    .action(async (flags: WorkerFlags) => {
+      const status = await work(flags, io);
+      if (status !== EXIT.ok) throw new CliExit(status);
+    });
+};
+
+function describe(event: WorkerEvent): string {
+  switch (event.type) {
+    case 'trial_start':
+      return `running ${event.key} of ${event.experimentId}${event.retry > 0 ? ` (retry ${event.retry})` : ''}`;
+    case 'trial_stored':
+      return event.first
+        ? `stored ${event.record.task_id}#${event.record.epoch} of ${event.experimentId}: ${event.record.outcome}`
+        : `${event.record.task_id}#${event.record.epoch} of ${event.experimentId} was already stored; this result is dropped`;
+    case 'job_failed':
+      return `harnesseval: job of ${event.experimentId ?? 'an unknown experiment'} put back: ${event.error}`;
+    case 'experiment_finished':
+      return `finished experiment ${event.experimentId}`;
+  }
+}
+
+async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
+  const url = flags.queue ?? chosenStore(flags.store, io.env);
+  const [{ openQueueAt }, { runWorker }, { loadSuite }, { killAllChildGroups }] = await Promise.all([
+    import('./queue-connection.ts'),
+    import('../../queue/worker.ts'),
+    import('../../formats/index.ts'),
+    import('../../util/child-groups.ts'),
+  ]);
+  let connection: Awaited<ReturnType<typeof openQueueAt>>;
+  try {
+    connection = await openQueueAt(url, io.env);
+  } catch (error) {
+    return reportError(io, error);
+  }
+  const stop = new AbortController();
+  const stopNow = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      io.stderr.write(
+        'harnesseval: stopping: finishing the trials in flight; signal again to abandon them\n',
+      );
+      stop.abort();
+    } else {
+      killAllChildGroups();
+      stopNow.abort();
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  io.stderr.write(`worker ${process.pid} taking trials from ${shownStore(url)} (-j ${flags.concurrency})\n`);
+  try {
+    const { stored } = await runWorker({
+      store: connection.store,
+      queue: connection.queue,
+      concurrency: flags.concurrency,
+      cwd: io.cwd,
+      env: io.env,
+      loadSuite: (path) => loadSuite(path),
+      signal: stop.signal,
+      stopNow: stopNow.signal,
+      onEvent: (event) => io.stderr.write(`${describe(event)}\n`),
+    });
+    io.stderr.write(`worker ${process.pid} stopped; it stored ${stored} trials\n`);
+    return EXIT.ok;
+  } catch (error) {
+    return reportError(io, error);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await connection.queue.close();
+    await connection.store.close();
+  }
+}

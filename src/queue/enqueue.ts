@@ -1,0 +1,84 @@
+import { relative } from 'node:path';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { RunSettings } from '../core/experiment.ts';
+import type { HarnessConfig } from '../core/harness-config.ts';
+import type { Suite } from '../core/suite.ts';
+import { planExperiment } from '../runner/lifecycle.ts';
+import { planTrials, trialKey } from '../runner/plan.ts';
+import { checkCodebases } from '../runner/workspace.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
+import { type QueuePlan, type QueueStore, trialJobId } from './trial-job.ts';
+import type { TrialQueue } from './trial-queue.ts';
+
+export interface EnqueueOptions {
+  readonly store: QueueStore;
+  readonly queue: TrialQueue;
+  readonly suite: Suite;
+  readonly harness: HarnessConfig;
+  readonly harnessBaseDir: string;
+  /** The checkout's root (where `run` was started): the queue plan's paths are relative to it. */
+  readonly cwd: string;
+  readonly settings?: Partial<RunSettings>;
+  /** Re-enqueue the missing trials of this stored experiment (a crashed or cancelled coordinator). */
+  readonly resume?: string;
+  readonly name?: string;
+  /** Seconds a job may stay taken before another worker gets it (default: from timeout and retries). */
+  readonly jobExpirySeconds?: number;
+}
+
+export interface Enqueued {
+  readonly experiment: ExperimentDocument;
+  /** Trials whose jobs are now in the queue (missing ones; a resume skips the stored ones). */
+  readonly queued: number;
+  /** Trials already stored. */
+  readonly stored: number;
+}
+
+/**
+ * A job must outlive its trial: every attempt at the timeout, plus the checks. A shorter expiry
+ * would hand a slow but live trial to a second worker (harmless to the records, but wasted work).
+ */
+function defaultExpiry(settings: RunSettings): number {
+  return Math.ceil(settings.timeout_seconds * (settings.retries + 1) * 2 + 60);
+}
+
+/**
+ * Plans the experiment (or continues a stored one), stores it with its queue plan, and enqueues one
+ * job per missing trial. Enqueuing is idempotent: a trial's job id is fixed, so a second enqueue
+ * adds nothing; cancelled or failed jobs of a resumed experiment go back in the queue.
+ */
+export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueued> {
+  const file = options.suite.source?.file;
+  if (file === undefined)
+    throw new HarnessEvalError('usage', '--queue needs a suite loaded from a file that workers can load too');
+  const plan = await planExperiment({
+    suite: options.suite,
+    harness: options.harness,
+    settings: options.settings,
+    store: options.store,
+    resume: options.resume,
+    name: options.name,
+  });
+  await checkCodebases(plan.tasks);
+  const queuePlan: QueuePlan = {
+    suite_file: relative(options.cwd, file),
+    harness_dir: relative(options.cwd, options.harnessBaseDir),
+    job_expiry_seconds: options.jobExpirySeconds ?? defaultExpiry(plan.settings),
+  };
+  const experiment = {
+    ...plan.experiment,
+    metadata: { ...plan.experiment.metadata, queue: queuePlan },
+  };
+  if (plan.resumed)
+    await options.store.updateExperiment(experiment.id, { status: 'running', metadata: experiment.metadata });
+  else await options.store.createExperiment(experiment);
+  const done = new Set(plan.done.map((r) => trialKey(r.task_id, r.epoch)));
+  const jobs = planTrials(plan.tasks, plan.settings.epochs, done).map((trial) => ({
+    id: trialJobId(experiment.id, trial.task.id, trial.epoch),
+    data: { experiment_id: experiment.id, task_id: trial.task.id, epoch: trial.epoch },
+  }));
+  await options.queue.enqueue(jobs, queuePlan.job_expiry_seconds);
+  if (plan.resumed) await options.queue.requeue(jobs.map((job) => job.id));
+  const { records: _records, ...document } = experiment;
+  return { experiment: document, queued: jobs.length, stored: plan.done.length };
+}

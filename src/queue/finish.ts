@@ -1,0 +1,58 @@
+import type { Suite } from '../core/suite.ts';
+import { aggregateExperiment } from '../runner/aggregate.ts';
+import { resumedTasks } from '../runner/resume-plan.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
+import type { QueueStore } from './trial-job.ts';
+
+/** Trials in the experiment's plan. */
+export function plannedTrials(experiment: ExperimentDocument): number {
+  return experiment.suite.tasks.length * experiment.settings.epochs;
+}
+
+/** Records stored so far, by outcome, and in all. */
+export async function storedTrials(
+  store: QueueStore,
+  experimentId: string,
+): Promise<{ stored: number; byOutcome: Record<string, number> }> {
+  const byOutcome = await store.outcomeCounts(experimentId);
+  return { stored: Object.values(byOutcome).reduce((a, b) => a + b, 0), byOutcome };
+}
+
+/**
+ * Computes metrics, scores and thresholds once, when every trial of the plan is stored (or, with
+ * `interrupted`, for what is stored). Whoever sees the last commit calls it — a worker, `run`,
+ * `runs watch` — and the row lock makes the first one do it: the others find the experiment no
+ * longer `running` and change nothing. Returns whether this call finished it.
+ */
+export async function finishIfComplete(
+  store: QueueStore,
+  suite: Suite,
+  experimentId: string,
+  options: { readonly interrupted?: boolean } = {},
+): Promise<boolean> {
+  const current = await store.experimentDocument(experimentId);
+  if (current === undefined || current.status !== 'running') return false;
+  const { stored } = await storedTrials(store, experimentId);
+  const complete = stored >= plannedTrials(current);
+  if (!complete && options.interrupted !== true) return false;
+  return store.updateExperimentLocked(experimentId, async (locked) => {
+    if (locked.status !== 'running') return undefined;
+    const experiment = await store.getExperiment(experimentId);
+    if (experiment === undefined) return undefined;
+    const tasks = resumedTasks(suite, locked);
+    const aggregate = aggregateExperiment({
+      suite,
+      records: experiment.records,
+      tasks,
+      epochs: locked.settings.epochs,
+    });
+    return {
+      status: complete ? 'completed' : 'interrupted',
+      finished_at: new Date().toISOString(),
+      metrics: aggregate.metrics,
+      scores: aggregate.scores,
+      ...(aggregate.outcome === undefined ? {} : { outcome: aggregate.outcome }),
+      violations: aggregate.violations,
+    };
+  });
+}

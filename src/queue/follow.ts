@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Suite } from '../core/suite.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
+import { finishIfComplete, plannedTrials, storedTrials } from './finish.ts';
+import { planJobIds, type QueueStore } from './trial-job.ts';
+import type { JobState, TrialQueue } from './trial-queue.ts';
+
+export interface QueueProgress {
+  readonly experimentId: string;
+  readonly status: ExperimentDocument['status'];
+  readonly total: number;
+  readonly done: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errored: number;
+  readonly pending: number;
+  /** The experiment's jobs by state (`active`: a worker runs it now). */
+  readonly jobs: Partial<Record<JobState, number>>;
+  /** Seconds since following started. */
+  readonly elapsed: number;
+}
+
+export interface FollowOptions {
+  readonly store: QueueStore;
+  readonly queue: TrialQueue;
+  readonly experimentId: string;
+  /** The suite, to finish the experiment if no worker did (the last one died after its commit). */
+  readonly suite?: Suite;
+  readonly onProgress?: (progress: QueueProgress) => void;
+  readonly intervalMs?: number;
+  /** Aborting it stops following (the workers go on). */
+  readonly signal?: AbortSignal;
+}
+
+export interface Followed {
+  readonly experiment: ExperimentDocument;
+  /** Why the experiment stopped short, when its jobs ended without every trial stored. */
+  readonly failure?: string;
+}
+
+/**
+ * Follows a queued experiment until it is no longer running: every trial stored and the
+ * experiment finished, its jobs all ended without that (failed for good, cancelled), or `signal`.
+ */
+export async function followExperiment(options: FollowOptions): Promise<Followed | undefined> {
+  const started = performance.now();
+  let ids: string[] | undefined;
+  while (options.signal?.aborted !== true) {
+    const experiment = await options.store.experimentDocument(options.experimentId);
+    if (experiment === undefined) return undefined;
+    ids ??= planJobIds(experiment);
+    const { stored, byOutcome } = await storedTrials(options.store, experiment.id);
+    const jobs = await options.queue.states(ids);
+    const total = plannedTrials(experiment);
+    options.onProgress?.({
+      experimentId: experiment.id,
+      status: experiment.status,
+      total,
+      done: stored,
+      passed: byOutcome['pass'] ?? 0,
+      failed: byOutcome['fail'] ?? 0,
+      errored: byOutcome['error'] ?? 0,
+      pending: byOutcome['pending'] ?? 0,
+      jobs,
+      elapsed: (performance.now() - started) / 1000,
+    });
+    if (experiment.status !== 'running') return { experiment };
+    const open = (jobs.created ?? 0) + (jobs.retry ?? 0) + (jobs.active ?? 0);
+    if (stored >= total || open === 0) {
+      if (options.suite === undefined) return { experiment };
+      const interrupted = stored < total;
+      await finishIfComplete(options.store, options.suite, experiment.id, { interrupted });
+      const finished = (await options.store.experimentDocument(experiment.id)) ?? experiment;
+      if (!interrupted) return { experiment: finished };
+      const reason = await options.queue.lastFailure(ids);
+      return {
+        experiment: finished,
+        failure: reason ?? `${total - stored} trials have no job left in the queue`,
+      };
+    }
+    await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
+  }
+  return undefined;
+}
+
+/**
+ * Stops an experiment's outstanding jobs and marks it interrupted (trials already running finish
+ * and are stored; `run --resume ID --queue …` enqueues the rest again). Returns the jobs cancelled.
+ */
+export async function cancelExperiment(
+  store: QueueStore,
+  queue: TrialQueue,
+  experimentId: string,
+): Promise<{ readonly cancelled: number; readonly wasRunning: boolean }> {
+  const experiment = await store.experimentDocument(experimentId);
+  if (experiment === undefined) return { cancelled: 0, wasRunning: false };
+  const cancelled = await queue.cancel(planJobIds(experiment));
+  const wasRunning = await store.updateExperimentLocked(experimentId, (locked) =>
+    locked.status === 'running'
+      ? { status: 'interrupted', finished_at: new Date().toISOString() }
+      : undefined,
+  );
+  return { cancelled, wasRunning };
+}

@@ -1,0 +1,103 @@
+import { resolve } from 'node:path';
+import type { AgentV1 } from '../adapters/types.ts';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { Suite } from '../core/suite.ts';
+import type { Task } from '../core/task.ts';
+import { TrialChecks } from '../runner/checks.ts';
+import type { TrialDeadlines } from '../runner/deadline.ts';
+import type { RunnerEvent } from '../runner/events.ts';
+import { resumedTasks } from '../runner/resume-plan.ts';
+import { RubricGrader } from '../runner/rubric-grader.ts';
+import type { TrialSetup } from '../runner/trial.ts';
+import { createTrialSetup } from '../runner/trial-setup.ts';
+import { checkCodebases } from '../runner/workspace.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
+import { secretRedactor } from '../store/redact.ts';
+import { type QueueStore, queuePlanOf } from './trial-job.ts';
+
+/** Loads a suite file (the CLI passes `formats`' loader: the queue knows no file format). */
+export type SuiteLoader = (path: string) => Promise<Suite>;
+
+/** What a worker holds for each experiment it takes jobs of. */
+export interface QueuedExperiment {
+  readonly experiment: ExperimentDocument;
+  readonly suite: Suite;
+  readonly tasks: readonly Task[];
+  readonly setup: TrialSetup;
+  close(): Promise<void>;
+}
+
+/**
+ * The experiment's suite as this checkout has it: the file the queue plan names, relative to
+ * `cwd`, refused when its hash differs from the one the experiment was planned with.
+ */
+export async function loadQueuedSuite(
+  experiment: ExperimentDocument,
+  cwd: string,
+  load: SuiteLoader,
+): Promise<Suite> {
+  const plan = queuePlanOf(experiment);
+  const suite = await load(resolve(cwd, plan.suite_file));
+  const planned = experiment.suite.hash;
+  const here = suite.source?.hash;
+  if (planned !== undefined && here !== planned) {
+    throw new HarnessEvalError(
+      'invalid_input',
+      `refusing experiment ${experiment.id}: it was planned with suite ${plan.suite_file} at hash ${planned}, but this checkout's file has hash ${here ?? 'none'}; run the worker on the same version of the suite`,
+      { data: { experimentId: experiment.id, planned, here } },
+    );
+  }
+  return suite;
+}
+
+export interface OpenQueuedOptions {
+  readonly store: QueueStore;
+  readonly experimentId: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly loadSuite: SuiteLoader;
+  readonly deadlines: TrialDeadlines;
+  readonly emit: (event: RunnerEvent) => Promise<void>;
+}
+
+/** Prepares to run trials of a queued experiment exactly as the local runner would. */
+export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<QueuedExperiment> {
+  const experiment = await options.store.experimentDocument(options.experimentId);
+  if (experiment === undefined)
+    throw new HarnessEvalError('not_found', `no experiment ${options.experimentId} in the store`);
+  const plan = queuePlanOf(experiment);
+  const suite = await loadQueuedSuite(experiment, options.cwd, options.loadSuite);
+  const tasks = resumedTasks(suite, experiment);
+  await checkCodebases(tasks);
+  const rubrics = await RubricGrader.create(suite, suite.judge, options.env);
+  const checks = await TrialChecks.prepare(suite, tasks, options.env, rubrics);
+  const harnessBaseDir = resolve(options.cwd, plan.harness_dir);
+  const { createAgent } = await import('../adapters/registry.ts');
+  const agent: AgentV1 = await createAgent(experiment.harness, { baseDir: harnessBaseDir, env: options.env });
+  const setup = await createTrialSetup({
+    experimentId: experiment.id,
+    suite,
+    suiteDir: resolve(options.cwd, plan.suite_file, '..'),
+    harness: experiment.harness,
+    harnessBaseDir,
+    agent,
+    agentGiven: false,
+    checks,
+    deadlines: options.deadlines,
+    settings: experiment.settings,
+    keepWorkspaces: false,
+    redact: secretRedactor(options.env),
+    emit: options.emit,
+    env: options.env,
+  });
+  return {
+    experiment,
+    suite,
+    tasks,
+    setup,
+    close: async () => {
+      await setup.gateway?.close();
+      await agent.close?.();
+    },
+  };
+}

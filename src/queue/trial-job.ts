@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { HarnessEvalError } from '../core/errors.ts';
+import type { PostgresStore } from '../store/postgres-store.ts';
+import type { ExperimentStore } from '../store/types.ts';
+
+/** The pg-boss queue every trial job goes to. */
+export const TRIAL_QUEUE = 'harnesseval-trials';
+
+/** One job: one trial of a stored experiment. Everything else a worker needs is in the experiment. */
+export const TrialJobSchema = z.object({
+  experiment_id: z.string().min(1),
+  task_id: z.string().min(1),
+  epoch: z.number().int().nonnegative(),
+});
+export type TrialJob = z.infer<typeof TrialJobSchema>;
+
+/**
+ * What `run --queue` stores in the experiment's `metadata.queue`: where workers find the suite and
+ * the harness's folder in their own checkout (paths relative to the checkout's root, the folder
+ * `run` was started in), and how long a job may stay taken before another worker gets it.
+ */
+export const QueuePlanSchema = z.object({
+  suite_file: z.string().min(1),
+  harness_dir: z.string(),
+  job_expiry_seconds: z.number().int().positive(),
+});
+export type QueuePlan = z.infer<typeof QueuePlanSchema>;
+
+export function queuePlanOf(experiment: { id: string; metadata: Record<string, unknown> }): QueuePlan {
+  const parsed = QueuePlanSchema.safeParse(experiment.metadata['queue']);
+  if (!parsed.success) {
+    throw new HarnessEvalError(
+      'invalid_input',
+      `experiment ${experiment.id} was not queued (run it with run --queue); it has no queue plan`,
+      { data: { experimentId: experiment.id } },
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The job's id, the same for every enqueue of the trial: pg-boss inserts with ON CONFLICT DO
+ * NOTHING, so enqueuing an experiment twice (a resumed coordinator) adds no second job.
+ */
+export function trialJobId(experimentId: string, taskId: string, epoch: number): string {
+  const hex = createHash('sha256')
+    .update(JSON.stringify([experimentId, taskId, epoch]))
+    .digest('hex');
+  // Shaped as a version-5-style UUID (pg-boss ids are uuid).
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Every job id of an experiment's plan. */
+export function planJobIds(experiment: {
+  id: string;
+  suite: { tasks: readonly { id: string }[] };
+  settings: { epochs: number };
+}): string[] {
+  return experiment.suite.tasks.flatMap((task) =>
+    Array.from({ length: experiment.settings.epochs }, (_, epoch) =>
+      trialJobId(experiment.id, task.id, epoch),
+    ),
+  );
+}
+
+/** The store a queue needs: PostgreSQL's, with its exactly-once commit and locked update. */
+export type QueueStore = ExperimentStore &
+  Pick<PostgresStore, 'appendRecordOnce' | 'updateExperimentLocked' | 'experimentDocument' | 'outcomeCounts'>;
+
+export function asQueueStore(store: ExperimentStore): QueueStore {
+  const candidate = store as Partial<QueueStore>;
+  if (typeof candidate.appendRecordOnce !== 'function' || typeof candidate.outcomeCounts !== 'function')
+    throw new HarnessEvalError('usage', 'the queue needs a PostgreSQL store (a postgres:// URL)');
+  return store as QueueStore;
+}

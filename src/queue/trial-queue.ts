@@ -1,0 +1,190 @@
+import PgBoss from 'pg-boss';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import { redactStoreLocation } from '../store/location.ts';
+import { TRIAL_QUEUE, type TrialJob } from './trial-job.ts';
+
+/** A taken job: its id, what to run, and how often it was taken before (expired or failed). */
+export interface TakenJob {
+  readonly id: string;
+  readonly data: unknown;
+  readonly retryCount: number;
+}
+
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
+
+/** Jobs taken again after a worker failed or vanished; then the job fails for good. */
+const RETRY_LIMIT = 5;
+
+/**
+ * The trial queue: pg-boss on the store's own PostgreSQL database, in the schema next to the
+ * store's (`harnesseval_queue` by default), so a scale-out needs one service. Open with `open`.
+ */
+export class TrialQueue {
+  readonly location: string;
+  readonly #boss: PgBoss;
+  readonly #schema: string;
+  #lastError: Error | undefined;
+
+  private constructor(boss: PgBoss, schema: string, location: string) {
+    this.#boss = boss;
+    this.#schema = schema;
+    this.location = location;
+    // pg-boss reports connection trouble as events; without a listener Node would crash on them.
+    boss.on('error', (error) => {
+      this.#lastError = error;
+    });
+  }
+
+  /** Connects, installs or upgrades pg-boss's schema, and makes sure the trial queue exists. */
+  static async open(location: string): Promise<TrialQueue> {
+    const shown = redactStoreLocation(location);
+    const url = new URL(location);
+    const schema = `${url.searchParams.get('schema') ?? 'harnesseval'}_queue`;
+    url.searchParams.delete('schema');
+    const boss = new PgBoss({
+      connectionString: url.href,
+      schema,
+      max: 4,
+      // Workers expire jobs themselves (expireJobs); no cron, no background maintenance timers.
+      supervise: false,
+      schedule: false,
+      migrate: true,
+    });
+    const queue = new TrialQueue(boss, schema, shown);
+    try {
+      await boss.start();
+      if ((await boss.getQueue(TRIAL_QUEUE)) === null) {
+        await boss
+          .createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, retryLimit: RETRY_LIMIT })
+          .catch(async (e) => {
+            // Two processes creating it at once: the other one won.
+            if ((await boss.getQueue(TRIAL_QUEUE)) === null) throw e;
+          });
+      }
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      throw new HarnessEvalError('store', `cannot open the queue in ${shown}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+    return queue;
+  }
+
+  /** Adds jobs; a job whose id exists already is left as it is. */
+  async enqueue(
+    jobs: readonly { id: string; data: TrialJob; priority?: number }[],
+    expireInSeconds: number,
+  ): Promise<void> {
+    for (let start = 0; start < jobs.length; start += 1000) {
+      const batch = jobs.slice(start, start + 1000).map((job) => ({
+        id: job.id,
+        name: TRIAL_QUEUE,
+        data: job.data,
+        priority: job.priority ?? 0,
+        expireInSeconds,
+        retryLimit: RETRY_LIMIT,
+        retryDelay: 0,
+      }));
+      await this.#run('enqueue trials', () => this.#boss.insert(batch));
+    }
+  }
+
+  /** Takes the next job, or undefined when none is waiting. */
+  async take(): Promise<TakenJob | undefined> {
+    const [job] = await this.#run('take a job', () =>
+      this.#boss.fetch<unknown>(TRIAL_QUEUE, { batchSize: 1, includeMetadata: true, priority: true }),
+    );
+    if (this.#lastError !== undefined && job === undefined) {
+      const error = this.#lastError;
+      this.#lastError = undefined;
+      throw new HarnessEvalError('store', `the queue in ${this.location} failed: ${error.message}`, {
+        cause: error,
+      });
+    }
+    return job === undefined ? undefined : { id: job.id, data: job.data, retryCount: job.retryCount };
+  }
+
+  async complete(id: string): Promise<void> {
+    await this.#run('complete a job', () => this.#boss.complete(TRIAL_QUEUE, id));
+  }
+
+  /** Gives the job back as failed: it is taken again until it has been retried RETRY_LIMIT times. */
+  async fail(id: string, message: string): Promise<void> {
+    await this.#run('fail a job', () => this.#boss.fail(TRIAL_QUEUE, id, { message }));
+  }
+
+  /**
+   * Gives a job back untried, to be taken again after `delaySeconds`: a worker that refuses a job
+   * (another version of the suite) must not use up the retries that workers able to run it have.
+   */
+  async release(id: string, delaySeconds: number): Promise<void> {
+    await this.#run('release a job', () =>
+      this.#boss
+        .getDb()
+        .executeSql(
+          `UPDATE "${this.#schema}".job SET state = 'created', started_on = NULL, start_after = now() + $3 * interval '1 second' WHERE name = $1 AND id = $2 AND state = 'active'`,
+          [TRIAL_QUEUE, id, delaySeconds],
+        ),
+    );
+  }
+
+  /** Jobs taken longer ago than their expiry (their worker died or hangs) go back to the queue. */
+  async expireJobs(): Promise<void> {
+    await this.#run('expire jobs', () => this.#boss.expire());
+  }
+
+  /** Cancels the jobs not yet done; returns how many were cancelled. */
+  async cancel(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.#run('cancel jobs', () => this.#boss.cancel(TRIAL_QUEUE, [...ids]));
+    return (result as unknown as { affected?: number } | undefined)?.affected ?? 0;
+  }
+
+  /** Puts cancelled and failed jobs among `ids` back in the queue (a resumed experiment). */
+  async requeue(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#run('requeue jobs', () => this.#boss.resume(TRIAL_QUEUE, [...ids]));
+    await this.#run('requeue jobs', () => this.#boss.retry(TRIAL_QUEUE, [...ids]));
+  }
+
+  /** How many of these jobs are in each state (jobs never enqueued are not counted). */
+  async states(ids: readonly string[]): Promise<Partial<Record<JobState, number>>> {
+    const { rows } = await this.#run('read job states', () =>
+      this.#boss
+        .getDb()
+        .executeSql(
+          `SELECT state, count(*)::integer AS n FROM "${this.#schema}".job WHERE name = $1 AND id = ANY($2::uuid[]) GROUP BY state`,
+          [TRIAL_QUEUE, [...ids]],
+        ),
+    );
+    return Object.fromEntries((rows as { state: JobState; n: number }[]).map((row) => [row.state, row.n]));
+  }
+
+  /** The message of the most recent failure among these jobs, if one failed. */
+  async lastFailure(ids: readonly string[]): Promise<string | undefined> {
+    const { rows } = await this.#run('read job failures', () =>
+      this.#boss
+        .getDb()
+        .executeSql(
+          `SELECT output->>'message' AS message FROM "${this.#schema}".job WHERE name = $1 AND id = ANY($2::uuid[]) AND output ? 'message' ORDER BY completed_on DESC NULLS LAST LIMIT 1`,
+          [TRIAL_QUEUE, [...ids]],
+        ),
+    );
+    const message = (rows[0] as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' ? message : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.#boss.stop({ graceful: false, wait: true, close: true }).catch(() => undefined);
+  }
+
+  async #run<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw new HarnessEvalError('store', `cannot ${action} in ${this.location}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import { sizeMatchPool } from '../evaluators/match-pool.ts';
+import { recordingListener } from '../runner/child-records.ts';
+import { TrialDeadlines } from '../runner/deadline.ts';
+import { trialKey } from '../runner/plan.ts';
+import { runTrial } from '../runner/trial.ts';
+import { withChildGroupListener } from '../util/child-groups.ts';
+import { finishIfComplete } from './finish.ts';
+import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
+import { type QueueStore, TrialJobSchema } from './trial-job.ts';
+import type { TakenJob, TrialQueue } from './trial-queue.ts';
+
+/** A refused job waits this long before any worker takes it again. */
+const REFUSED_DELAY_SECONDS = 10;
+
+/** What a worker reports; the CLI prints it. */
+export type WorkerEvent =
+  | {
+      readonly type: 'trial_start';
+      readonly experimentId: string;
+      readonly key: string;
+      readonly retry: number;
+    }
+  | {
+      readonly type: 'trial_stored';
+      readonly experimentId: string;
+      readonly record: RunRecord;
+      /** False when the trial already had a record (a retried job whose first worker committed). */
+      readonly first: boolean;
+    }
+  /** The job went back to the queue: the worker refused it, or could not run or store it. */
+  | { readonly type: 'job_failed'; readonly experimentId: string | undefined; readonly error: string }
+  | { readonly type: 'experiment_finished'; readonly experimentId: string };
+
+export interface WorkerOptions {
+  readonly store: QueueStore;
+  readonly queue: TrialQueue;
+  /** Trials run at once. */
+  readonly concurrency: number;
+  /** The checkout's root: queue plans name the suite and harness relative to it. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly loadSuite: SuiteLoader;
+  /** Aborting it stops taking jobs; the trials in flight finish and are stored. */
+  readonly signal?: AbortSignal;
+  /** Aborting it abandons the trials in flight: their jobs go back to the queue, nothing is stored. */
+  readonly stopNow?: AbortSignal;
+  readonly onEvent?: (event: WorkerEvent) => void;
+  /** How long an idle slot waits before asking the queue again (default 500 ms). */
+  readonly pollMs?: number;
+  /** How often expired jobs (their worker died) are put back in the queue (default 2,000 ms). */
+  readonly expireEveryMs?: number;
+}
+
+/**
+ * Takes trial jobs until `signal` aborts: runs each trial as the local runner does, commits its
+ * record (the first record of a trial wins), and only then completes the job. A worker killed
+ * before the commit leaves its job taken; the job expires and another worker runs the trial again.
+ */
+export async function runWorker(options: WorkerOptions): Promise<{ readonly stored: number }> {
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const deadlines = new TrialDeadlines();
+  const experiments = new Map<string, Promise<QueuedExperiment>>();
+  let stored = 0;
+  const stopping = () => options.signal?.aborted === true || options.stopNow?.aborted === true;
+  const onStopNow = () => deadlines.abortAll(new Error('the worker was stopped'));
+  options.stopNow?.addEventListener('abort', onStopNow, { once: true });
+  sizeMatchPool(options.concurrency);
+
+  const experiment = (id: string): Promise<QueuedExperiment> => {
+    let found = experiments.get(id);
+    if (found === undefined) {
+      found = openQueuedExperiment({
+        store: options.store,
+        experimentId: id,
+        cwd: options.cwd,
+        env: options.env,
+        loadSuite: options.loadSuite,
+        deadlines,
+        emit: async () => {},
+      });
+      experiments.set(id, found);
+      // A refusal is not cached forever: the checkout may be updated while the worker runs.
+      found.catch(() => experiments.delete(id));
+    }
+    return found;
+  };
+
+  const handle = async (job: TakenJob) => {
+    const parsed = TrialJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      await options.queue.fail(job.id, 'not a trial job');
+      return emit({ type: 'job_failed', experimentId: undefined, error: 'not a trial job' });
+    }
+    const { experiment_id: experimentId, task_id: taskId, epoch } = parsed.data;
+    try {
+      const queued = await experiment(experimentId);
+      const taskIndex = queued.tasks.findIndex((t) => t.id === taskId);
+      const task = queued.tasks[taskIndex];
+      if (task === undefined) throw new Error(`experiment ${experimentId} has no task ${taskId}`);
+      const key = trialKey(taskId, epoch);
+      emit({ type: 'trial_start', experimentId, key, retry: job.retryCount });
+      const recorder = recordingListener(options.store, experimentId);
+      const record = await withChildGroupListener(recorder, () =>
+        runTrial({ task, taskIndex, epoch, key }, queued.setup),
+      );
+      await recorder.flush();
+      if (record === undefined) {
+        // Stopped before it had a result: not a result of the harness; another worker runs it.
+        await options.queue.fail(job.id, 'the worker was stopped during the trial');
+        return;
+      }
+      // A job taken again after its worker vanished is one more attempt at the trial.
+      // Which machine and process ran it goes with the record (and the retry into `attempts`).
+      const counted = {
+        ...record,
+        attempts: record.attempts + job.retryCount,
+        metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
+      };
+      const first = await options.store.appendRecordOnce(experimentId, counted);
+      // The record is committed before the job completes: a kill in between only repeats the trial.
+      await options.queue.complete(job.id);
+      stored += first ? 1 : 0;
+      emit({ type: 'trial_stored', experimentId, record: counted, first });
+      if (await finishIfComplete(options.store, queued.suite, experimentId))
+        emit({ type: 'experiment_finished', experimentId });
+    } catch (error) {
+      // A refusal (this checkout has another version of the suite) leaves the job to other workers.
+      const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
+      const back = refused
+        ? options.queue.release(job.id, REFUSED_DELAY_SECONDS)
+        : options.queue.fail(job.id, errorMessage(error));
+      await back.catch(() => undefined);
+      emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+    }
+  };
+
+  const slot = async () => {
+    while (!stopping()) {
+      let job: TakenJob | undefined;
+      try {
+        job = await options.queue.take();
+      } catch (error) {
+        emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) });
+      }
+      if (job === undefined) {
+        await sleep(options.pollMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
+        continue;
+      }
+      await handle(job);
+    }
+  };
+
+  const expiry = setInterval(
+    () => void options.queue.expireJobs().catch(() => undefined),
+    options.expireEveryMs ?? 2000,
+  );
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, slot));
+  } finally {
+    clearInterval(expiry);
+    options.stopNow?.removeEventListener('abort', onStopNow);
+    for (const pending of experiments.values()) await (await pending.catch(() => undefined))?.close();
+  }
+  return { stored };
+}
