@@ -12,6 +12,7 @@ import { register as registerRuns } from './runs.ts';
 import { register as registerSchema } from './schema.ts';
 import { register as registerTimeline } from './timeline.ts';
 import { register as registerValidate } from './validate.ts';
+import { register as registerView } from './view.ts';
 
 /** A command file's export: it adds one command (flags, help with examples, action) to the program. */
 export type RegisterCommand = (program: Command, io: CliIO) => void;
@@ -33,4 +34,5 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'grade', register: registerGrade },
   { name: 'ingest-otel', register: registerIngestOtel },
   { name: 'schema', register: registerSchema },
+  { name: 'view', register: registerView },
 ];
