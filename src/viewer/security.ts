@@ -41,18 +41,21 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
 /**
  * A write must come from one of this server's own pages: browsers send `Origin` on every POST
  * (and `Sec-Fetch-Site` when they know it), so a form on another site is told apart here.
+ * A request that says neither is refused.
  */
 export function sameOrigin(request: IncomingMessage, origins: readonly string[]): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = request.headers.origin;
-  if (origin === undefined) return site === 'same-origin';
+  // Under `Referrer-Policy: no-referrer` Chromium sends `Origin: null` even on its own forms;
+  // then the browser-set Sec-Fetch-Site (no page can forge it) decides.
+  if (origin === undefined || origin === 'null') return site === 'same-origin';
   return origins.includes(origin.toLowerCase());
 }
 
 /** Headers on every answer: the served-page CSP, no sniffing, no framing, no caching, no referrer. */
 export function securityHeaders(response: ServerResponse): void {
-  response.setHeader('Content-Security-Policy', SERVED_PAGE_CSP);
+  response.setHeader('Content-Security-Policy', `${SERVED_PAGE_CSP}; frame-ancestors 'none'`);
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('X-Frame-Options', 'DENY');
   response.setHeader('Referrer-Policy', 'no-referrer');

@@ -40,9 +40,9 @@ export interface PageShellOptions {
   readonly sections?: readonly PageSection[];
 }
 
-/** The CSP of a served page (also sent as a header, where `frame-ancestors` takes effect). */
+/** The CSP of a served page (the server also sends it as a header, adding `frame-ancestors`, which a meta tag cannot carry). */
 export const SERVED_PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'";
 
 /**
  * The self-contained page shell: inline CSS, inline SVG, one inline script allowed by a nonce, and a

@@ -41,12 +41,15 @@ describe('sameOrigin', () => {
       sameOrigin(request({ origin: 'http://LOCALHOST:4173', 'sec-fetch-site': 'same-origin' }), ORIGINS),
     ).toBe(true);
     expect(sameOrigin(request({ 'sec-fetch-site': 'same-origin' }), ORIGINS)).toBe(true);
+    // Chromium's own form under Referrer-Policy: no-referrer.
+    expect(sameOrigin(request({ origin: 'null', 'sec-fetch-site': 'same-origin' }), ORIGINS)).toBe(true);
   });
 
   it('refuses another origin, another port, a cross-site fetch and a request that says nothing', () => {
     expect(sameOrigin(request({ origin: 'http://evil.example' }), ORIGINS)).toBe(false);
     expect(sameOrigin(request({ origin: 'http://127.0.0.1:9999' }), ORIGINS)).toBe(false);
     expect(sameOrigin(request({ origin: 'null' }), ORIGINS)).toBe(false);
+    expect(sameOrigin(request({ origin: 'null', 'sec-fetch-site': 'cross-site' }), ORIGINS)).toBe(false);
     expect(
       sameOrigin(request({ origin: 'http://127.0.0.1:4173', 'sec-fetch-site': 'cross-site' }), ORIGINS),
     ).toBe(false);
