@@ -1,6 +1,6 @@
 import { outputText } from '../../core/agent-output.ts';
 import { escapeHtml, renderPage, truncateText } from '../../reporters/html/index.ts';
-import { describeWorkspaceChanges } from '../../runner/workspace-changes.ts';
+import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
 import { type PendingCriterion, pendingCriteria, suiteOf } from '../grading.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
@@ -16,10 +16,14 @@ function preText(text: string): string {
 }
 
 async function changes(item: PendingCriterion): Promise<string> {
+  const { record } = item;
+  if (record.workspace_diff !== undefined)
+    return `<h4>Changes against the starter</h4>${preText(diffText(record.workspace_diff))}`;
   const codebase = item.task?.files['codebase'];
-  if (item.record.workspace === undefined || codebase === undefined) return '';
+  if (record.workspace === undefined || codebase === undefined) return '';
+  // Records stored before diffs were kept: the kept workspace still shows the change.
   try {
-    return `<h4>Changes in the workspace</h4>${preText(await describeWorkspaceChanges(codebase, item.record.workspace))}`;
+    return `<h4>Changes in the workspace</h4>${preText(diffText(await workspaceDiff(codebase, record.workspace)))}`;
   } catch (error) {
     return `<p class="note">The workspace diff is unavailable: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`;
   }

@@ -28,6 +28,7 @@ const ALL = [
   'grade',
   'ingest-otel',
   'schema',
+  'init',
   'view',
 ];
 
