@@ -13,6 +13,7 @@ import { register as registerRuns } from './runs.ts';
 import { register as registerSchema } from './schema.ts';
 import { register as registerTimeline } from './timeline.ts';
 import { register as registerValidate } from './validate.ts';
+import { register as registerView } from './view.ts';
 import { register as registerWorker } from './worker.ts';
 
 /** A command file's export: it adds one command (flags, help with examples, action) to the program. */
@@ -37,4 +38,5 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'ingest-otel', register: registerIngestOtel },
   { name: 'schema', register: registerSchema },
   { name: 'init', register: registerInit },
+  { name: 'view', register: registerView },
 ];

@@ -1,6 +1,6 @@
 import type { Comparison, FlippedTask, MetricDelta } from '../../compare/types.ts';
 import { escapeHtml, renderPage } from '../html/index.ts';
-import type { PageSection } from '../html/page.ts';
+import type { PageSection, PageShellOptions } from '../html/page.ts';
 import { forestPlot } from './forest-plot.ts';
 import {
   adjustLabel,
@@ -132,10 +132,7 @@ function metricsSection(comparison: Comparison): PageSection {
  * metric table with colour and arrows and the test behind each row, totals, the sequential
  * verdict, and the flipped and flaky tasks. Every string from users and agents is escaped.
  */
-export function renderComparisonHtml(
-  comparison: Comparison,
-  options: { readonly nonce?: string } = {},
-): string {
+export function renderComparisonHtml(comparison: Comparison, options: PageShellOptions = {}): string {
   const labels = comparison.experiments.map((e) => e.label);
   const sections: PageSection[] = [headerSection(comparison)];
   if (comparison.violations.length > 0) {
@@ -200,6 +197,7 @@ export function renderComparisonHtml(
             `<tbody>${flips}</tbody></table>`) + flaky,
     });
   }
+  sections.push(...(options.sections ?? []));
   return renderPage({
     title: `Comparison: ${labels.join(' vs ')}`,
     subtitle: `Suite ${[...new Set(comparison.experiments.map((e) => e.suite.id))].join(', ')} · α = ${comparison.alpha}`,
@@ -208,5 +206,6 @@ export function renderComparisonHtml(
       comparison: { experiments: comparison.experiments, alpha: comparison.alpha, adjust: comparison.adjust },
     },
     ...(options.nonce ? { nonce: options.nonce } : {}),
+    ...(options.served ? { served: options.served } : {}),
   });
 }

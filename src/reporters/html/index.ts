@@ -15,7 +15,14 @@ export { emptyChart, histogram, lineChart, scatter } from './charts.ts';
 export { escapeHtml, jsonForScript, truncateText } from './escape.ts';
 export { type ExperimentHtmlOptions, renderExperimentHtml } from './experiment-page.ts';
 export { type IntervalBarInput, intervalBar } from './interval-bar.ts';
-export { type PageInput, type PageSection, renderPage } from './page.ts';
+export {
+  type PageInput,
+  type PageSection,
+  type PageShellOptions,
+  renderPage,
+  SERVED_PAGE_CSP,
+  type ServedPage,
+} from './page.ts';
 export { metricCard, metricCardsSection } from './sections/metric-cards.ts';
 
 /** The self-contained HTML report (`-o report.html`): returns the page and writes it to a destination. */

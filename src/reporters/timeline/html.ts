@@ -1,6 +1,7 @@
 import { formatMetricNumber } from '../../metrics/format.ts';
 import type { Timeline } from '../../timeline/timeline.ts';
 import { escapeHtml, lineChart, renderPage } from '../html/index.ts';
+import type { PageShellOptions } from '../html/page.ts';
 import {
   cellText,
   marksLegend,
@@ -28,7 +29,7 @@ function fixedRange(unit: string | undefined): readonly [number, number] | undef
  * metric over the lineage, and one line chart per metric with a visible title, one tick per
  * version (in version order) and a y axis in the table's units.
  */
-export function renderTimelineHtml(timeline: Timeline, options: { readonly nonce?: string } = {}): string {
+export function renderTimelineHtml(timeline: Timeline, options: PageShellOptions = {}): string {
   const versions = timeline.points.map((p) => versionLabel(p.version));
   const head = ['Date', 'Version', ...timeline.metrics.map((m) => metricHeading(m.name))];
   const rows = timeline.points
@@ -111,7 +112,9 @@ export function renderTimelineHtml(timeline: Timeline, options: { readonly nonce
       { id: 'table', title: 'Versions', html: table },
       { id: 'trend', title: 'Trend over the lineage', html: `<ul>${trends}</ul>` },
       { id: 'charts', title: 'Charts', html: `<div class="charts">${charts}</div>` },
+      ...(options.sections ?? []),
     ],
     ...(options.nonce ? { nonce: options.nonce } : {}),
+    ...(options.served ? { served: options.served } : {}),
   });
 }

@@ -30,6 +30,7 @@ const ALL = [
   'ingest-otel',
   'schema',
   'init',
+  'view',
 ];
 
 describe('namedCommand (start-up registers only the command being run)', () => {

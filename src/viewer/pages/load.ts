@@ -1,0 +1,11 @@
+import { HarnessEvalError } from '../../core/errors.ts';
+import type { Experiment } from '../../core/experiment.ts';
+import { resolveExperimentId } from '../../store/resolve-id.ts';
+import type { ExperimentStore } from '../../store/types.ts';
+
+/** The experiment an URL names (a full id or a unique prefix), or `not_found`. */
+export async function experimentById(store: ExperimentStore, id: string): Promise<Experiment> {
+  const experiment = await store.getExperiment(await resolveExperimentId(store, id));
+  if (experiment === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
+  return experiment;
+}
