@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AcpOptionsSchema, ClaudeCodeOptionsSchema, CodexOptionsSchema } from './coding-agent-options.ts';
 
 /**
  * Names and option schemas of the built-in adapters. Implementations load lazily so that
@@ -82,6 +83,9 @@ export const adapterOptionSchemas = {
       message: '`lifecycle: trial` starts a server for each trial, so it needs `command` (not `url`)',
       path: ['lifecycle'],
     }),
+  'claude-code': ClaudeCodeOptionsSchema,
+  codex: CodexOptionsSchema,
+  acp: AcpOptionsSchema,
 } as const;
 
 export type BuiltinAdapterName = keyof typeof adapterOptionSchemas;

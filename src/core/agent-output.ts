@@ -46,6 +46,7 @@ export const AgentCallSchema = z.object({
   tokens_in: z.number().nonnegative().default(0),
   tokens_out: z.number().nonnegative().default(0),
   cached_tokens: z.number().nonnegative().default(0),
+  /** Input tokens written to the prompt cache (part of `tokens_in`, like `cached_tokens`). */
   cache_write_tokens: z.number().nonnegative().optional(),
   cost_usd: z.number().nonnegative().optional(),
   duration_seconds: z.number().nonnegative().optional(),
@@ -67,7 +68,8 @@ export const OperatorPromptSchema = z.object({
 });
 export type OperatorPrompt = z.infer<typeof OperatorPromptSchema>;
 
-export const HumanActionSchema = z.enum(['review', 'edit', 'approve', 'reject', 'answer']);
+/** `permission`: the harness asked for (or was refused) permission to use a tool. */
+export const HumanActionSchema = z.enum(['review', 'edit', 'approve', 'reject', 'answer', 'permission']);
 export type HumanAction = z.infer<typeof HumanActionSchema>;
 
 export const HumanTouchpointSchema = z.object({

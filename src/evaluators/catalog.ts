@@ -8,6 +8,9 @@ import { CommandSchema } from '../core/task.ts';
  */
 const text = z.string();
 const expectedOverride = z.unknown().optional();
+/** A key of the JSON output (dots for nested keys) whose text, or list of texts, is checked. */
+const field = text.regex(/^[^.]+(\.[^.]+)*$/, 'keys joined by dots, e.g. "body" or "cta.href"').optional();
+const bound = z.number().int().nonnegative().optional();
 
 export const evaluatorOptionSchemas = {
   exact_match: z
@@ -95,6 +98,42 @@ export const evaluatorOptionSchemas = {
     .object({
       expected: z.array(text).min(1),
       mode: z.enum(['strict', 'unordered', 'subset', 'superset']).default('strict'),
+    })
+    .strict(),
+  text_length: z
+    .object({
+      unit: z.enum(['words', 'characters', 'sentences']).default('words'),
+      min: bound,
+      max: bound,
+      field,
+    })
+    .strict()
+    .refine((o) => o.min !== undefined || o.max !== undefined, { message: 'give min, max or both' })
+    .refine((o) => o.min === undefined || o.max === undefined || o.min <= o.max, {
+      message: 'min must not be above max',
+    }),
+  reading_level: z
+    .object({
+      /** Highest Flesch-Kincaid grade level allowed (US school grade; 8 is plain English). */
+      max_grade: z.number().optional(),
+      /** Lowest Flesch reading ease allowed (0-100, higher is easier; 60 is plain English). */
+      min_ease: z.number().optional(),
+      field,
+    })
+    .strict()
+    .refine((o) => o.max_grade !== undefined || o.min_ease !== undefined, {
+      message: 'give max_grade, min_ease or both',
+    }),
+  links: z
+    .object({
+      /** Links that must appear, compared as written (query string included). */
+      required: z.array(z.string().url()).default([]),
+      /** Hosts every link must be on (a subdomain of one counts); any host when absent. */
+      allowed_hosts: z.array(text.min(1)).optional(),
+      https_only: z.boolean().default(false),
+      min: bound,
+      max: bound,
+      field,
     })
     .strict(),
   latency: z.object({ max_seconds: z.number().positive() }).strict(),

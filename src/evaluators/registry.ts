@@ -88,6 +88,21 @@ export const builtinEvaluators = {
     description: 'the sequence of tool calls matches the expected one',
     load: async () => (await import('./trajectory.ts')).trajectory,
   },
+  text_length: {
+    options: evaluatorOptionSchemas.text_length,
+    description: 'the text (or each text of a field) has between min and max words, characters or sentences',
+    load: async () => (await import('./text-length.ts')).textLength,
+  },
+  reading_level: {
+    options: evaluatorOptionSchemas.reading_level,
+    description: 'the text reads at or below a Flesch-Kincaid grade, or at or above a Flesch reading ease',
+    load: async () => (await import('./reading-level.ts')).readingLevel,
+  },
+  links: {
+    options: evaluatorOptionSchemas.links,
+    description: 'required links are present, and every link is on an allowed host (https only on request)',
+    load: async () => (await import('./links.ts')).links,
+  },
   latency: {
     options: evaluatorOptionSchemas.latency,
     description: 'the agent answered within max_seconds',

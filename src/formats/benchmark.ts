@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { EvaluatorRef, MetricRef } from '../core/plugin-ref.ts';
 import type { Suite, Threshold } from '../core/suite.ts';
-import { ThresholdSchema } from '../core/suite.ts';
+import { defaultScoring, ThresholdSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { parseMetricAlias } from '../metrics/catalog.ts';
 import { issuesToDiagnostics, type Locate, located } from './issues.ts';
@@ -108,7 +108,7 @@ export function benchmarkToSuite(
     evaluators: b.evaluators.map(toEvaluatorRef),
     metrics: b.metrics.map(toMetricRef),
     thresholds: Object.fromEntries(Object.entries(b.thresholds).map(([k, t]): [string, Threshold] => [k, t])),
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     ...(b.agent === undefined ? {} : { harness: agentToHarness(b.name, b.agent) }),
   };

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { Rubric } from '../core/rubric.ts';
-import type { Suite, SuiteFormat } from '../core/suite.ts';
+import { defaultScoring, type Suite, type SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { newSha256 } from '../util/sha256.ts';
 import type { FileResult } from './benchmark.ts';
@@ -13,6 +13,7 @@ import { isValidEvalCaseV0 } from './eval-case-v0-rules.ts';
 import type { GradedSuite } from './graded-evaluators.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
 import { readJsonlBatches } from './jsonl.ts';
+import type { ModelScript } from './model-script.ts';
 import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
@@ -37,7 +38,8 @@ type Loaded =
   | { readonly kind: 'eval-case-v0'; readonly suite: Suite }
   | { readonly kind: 'benchmark' | 'suite' | 'task-spec'; readonly suite: Suite }
   | { readonly kind: 'rubric'; readonly rubric: Rubric }
-  | { readonly kind: 'harness'; readonly config: HarnessConfig };
+  | { readonly kind: 'harness'; readonly config: HarnessConfig }
+  | { readonly kind: 'model-script'; readonly script: ModelScript };
 
 const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec', SuiteFormat> = {
   'eval-case-v0': 'eval-case-v0',
@@ -174,7 +176,7 @@ async function loadEvalCases(
     evaluators: [],
     metrics: [],
     thresholds: {},
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     source: { format: 'eval-case-v0', file, hash: hash.digest('hex') },
   };
@@ -259,7 +261,7 @@ async function loadAny(
           { line: 1, col: 1 },
           [],
           'cannot tell what kind of file this is',
-          'a v0 JSONL dataset, benchmark (version + tests), suite (suite_id), task spec (acceptance_criteria), rubric (rubric) or harness config (adapter); or pass --as KIND',
+          'a v0 JSONL dataset, benchmark (version + tests), suite (suite_id), task spec (acceptance_criteria), rubric (rubric), harness config (adapter) or model script (turns); or pass --as KIND',
         ),
       ]),
     };
@@ -305,11 +307,7 @@ async function loadAny(
         evaluators: [],
         metrics: [],
         thresholds: {},
-        scoring: {
-          method: 'weighted_average',
-          pass_threshold: 0.75,
-          weights: { functional: 0.6, rubric: 0.4 },
-        },
+        scoring: defaultScoring(),
         rubrics,
       };
       const graded = await gradedSuite(spec, file);
@@ -339,6 +337,16 @@ async function loadAny(
         count: r.count,
         diagnostics: relabel(r.diagnostics),
         ...(r.value ? { loaded: { kind: detected, config: r.value } } : {}),
+      };
+    }
+    case 'model-script': {
+      const { modelScriptFileToScript } = await import('./model-script.ts');
+      const r = resultOf(modelScriptFileToScript(file, source.value, source.locate));
+      return {
+        kind: detected,
+        count: r.count,
+        diagnostics: relabel(r.diagnostics),
+        ...(r.value ? { loaded: { kind: detected, script: r.value } } : {}),
       };
     }
     default: {
@@ -402,6 +410,13 @@ export async function loadHarnessConfig(path: string): Promise<HarnessConfig> {
   const loaded = await loadKind(path, { format: 'harness' });
   if (loaded.kind === 'harness') return loaded.config;
   throw new HarnessEvalError('internal', 'unreachable: harness expected');
+}
+
+/** Loads a model script (the scripted model's answers); throws `invalid_input` with located errors. */
+export async function loadModelScript(path: string): Promise<ModelScript> {
+  const loaded = await loadKind(path, { format: 'model-script' });
+  if (loaded.kind === 'model-script') return loaded.script;
+  throw new HarnessEvalError('internal', 'unreachable: model script expected');
 }
 
 /** Loads a seed-004 rubric file. */

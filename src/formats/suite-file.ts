@@ -4,7 +4,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import { JudgeSettingSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
 import type { Suite } from '../core/suite.ts';
-import { ScoringSchema, ThresholdSchema } from '../core/suite.ts';
+import { defaultScoring, ScoringSchema, ThresholdSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { parseMetricAlias } from '../metrics/catalog.ts';
 import type { FileResult } from './benchmark.ts';
@@ -31,11 +31,7 @@ export const SuiteFileSchema = z
     tasks: z
       .array(z.object({ ref: z.string().min(1), weight: z.number().nonnegative().default(1) }).strict())
       .min(1),
-    scoring: ScoringSchema.default({
-      method: 'weighted_average',
-      pass_threshold: 0.75,
-      weights: { functional: 0.6, rubric: 0.4 },
-    }),
+    scoring: ScoringSchema.default(defaultScoring),
     thresholds: z.record(z.string(), ThresholdSchema).default({}),
     evaluators: z
       .array(

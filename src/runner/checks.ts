@@ -6,19 +6,9 @@ import type { EvaluatorRef } from '../core/plugin-ref.ts';
 import type { WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
-import { createEvaluator } from '../evaluators/registry.ts';
+import { createEvaluator, evaluatorsForTask } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
 import type { RubricGrader } from './rubric-grader.ts';
-
-/** The evaluators of a task: the suite's plus the task's; `exact_match` when it has only `expected`. */
-export function evaluatorRefsFor(suite: Suite, task: Task): EvaluatorRef[] {
-  const refs = [...suite.evaluators, ...task.evaluators];
-  const criteriaJudge = task.criteria.some((c) => c.evaluator !== undefined || c.command !== undefined);
-  if (refs.length === 0 && task.expected !== undefined && !criteriaJudge) {
-    return [{ name: 'exact_match', options: {}, negate: false }];
-  }
-  return refs;
-}
 
 /** The evaluator that checks an automated criterion: its own, or a `command` run in the workspace. */
 function criterionRef(criterion: Criterion): EvaluatorRef | undefined {
@@ -91,7 +81,7 @@ export class TrialChecks {
         return created;
       };
       const evaluators = await Promise.all(
-        evaluatorRefsFor(suite, task).map((ref) => make(ref, `evaluator ${ref.name}`)),
+        evaluatorsForTask(suite.evaluators, task).map((ref) => make(ref, `evaluator ${ref.name}`)),
       );
       const criteria = new Map<string, EvaluatorV1>();
       for (const criterion of task.criteria) {
