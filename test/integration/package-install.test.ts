@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,18 @@ describe('the packed package', () => {
       expect(Object.keys(target as object)[0], entry).toBe('types');
     }
     expect(existsSync(join(project, 'node_modules/.bin/harnesseval'))).toBe(true);
+    // README: ES modules only; require() fails with this code, import() works.
+    const required = spawnSync(process.execPath, ['-e', "require('harnesseval')"], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(required.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    const imported = spawnSync(
+      process.execPath,
+      ['-e', "import('harnesseval').then((m) => console.log(typeof m.runExperiment))"],
+      { cwd: project, encoding: 'utf8' },
+    );
+    expect(imported.stdout.trim()).toBe('function');
     expect(run(npx, ['harnesseval', '--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
