@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HarnessConfigSchema } from './harness-config.ts';
+import { canonicalMetricName } from './metric-names.ts';
 import { RunRecordSchema } from './run-record.ts';
 import { SuiteFormatSchema } from './suite.ts';
 
@@ -8,9 +9,12 @@ export const EXPERIMENT_SCHEMA_VERSION = 1;
 export const DirectionSchema = z.enum(['higher_is_better', 'lower_is_better', 'neutral']);
 export type Direction = z.infer<typeof DirectionSchema>;
 
-/** An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate. */
+/**
+ * An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate.
+ * A renamed metric read from an old store gets its current name (`latency` -> `agent_latency`).
+ */
 export const MetricResultSchema = z.object({
-  name: z.string(),
+  name: z.string().transform(canonicalMetricName),
   value: z.number().nullable(),
   formatted_value: z.string(),
   direction: DirectionSchema,
@@ -79,9 +83,19 @@ export const ExperimentSchema = z.object({
     file: z.string().optional(),
     format: SuiteFormatSchema.optional(),
     hash: z.string().optional(),
-    /** Task ids in file order, with weight and cluster: what a complete run contains. */
+    /**
+     * Task ids in file order, with weight, cluster and domain (the task's, else the suite's): what
+     * a complete run contains; `compare` stratifies by domain when the tasks span several.
+     */
     tasks: z
-      .array(z.object({ id: z.string(), weight: z.number().default(1), cluster: z.string().optional() }))
+      .array(
+        z.object({
+          id: z.string(),
+          weight: z.number().default(1),
+          cluster: z.string().optional(),
+          domain: z.string().optional(),
+        }),
+      )
       .default([]),
   }),
   harness: HarnessConfigSchema,

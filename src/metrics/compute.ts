@@ -13,11 +13,13 @@ import type { MetricInput, MetricV1 } from './types.ts';
 export function defaultMetrics(input: MetricInput): MetricRef[] {
   const names = [
     'success_rate',
+    'success_rate_completed',
     'accuracy',
     'error_rate',
-    'latency',
-    'latency_p50',
-    'latency_p95',
+    'agent_latency',
+    'agent_latency_p50',
+    'agent_latency_p95',
+    'trial_duration',
     'tokens_in',
     'tokens_out',
     'cost',

@@ -30,12 +30,44 @@ export const tokensOut = meanMetric('tokens_out', {
 
 const knownCost = (record: RunRecord): number | null => record.cost_usd;
 
-export const costPerTask = meanMetric('cost_per_task', {
+/**
+ * Trials whose cost is partial (some model calls had no price) and how many calls were unpriced:
+ * every cost figure carries them, so that a partial sum is never read as the whole cost.
+ */
+function costCoverage(records: readonly RunRecord[]): { partial_trials: number; unpriced_calls: number } {
+  let partial = 0;
+  let unpriced = 0;
+  for (const r of records) {
+    const calls = r.output.usage.unpriced_calls ?? 0;
+    if (calls > 0 && r.cost_usd !== null) {
+      partial++;
+      unpriced += calls;
+    }
+  }
+  return { partial_trials: partial, unpriced_calls: unpriced };
+}
+
+const costPerTaskMean = meanMetric('cost_per_task', {
   unit: 'usd',
   excludePending: false,
   trialValue: knownCost,
   skippedAs: 'unknown_cost',
 });
+
+/** Mean cost of a trial, over trials with a known cost. */
+export const costPerTask: typeof costPerTaskMean = {
+  ...costPerTaskMean,
+  create(options) {
+    const metric = costPerTaskMean.create(options);
+    return {
+      ...metric,
+      calculate: (input) => {
+        const result = metric.calculate(input);
+        return { ...result, details: { ...result.details, ...costCoverage(input.records) } };
+      },
+    };
+  },
+};
 
 /** Per-task sums of known costs: the units a total's error bar is computed over. */
 function taskTotals(input: MetricInput) {
@@ -57,7 +89,12 @@ export const cost = defineBuiltin('cost', {
   bounds: [0, Number.POSITIVE_INFINITY],
   calculate(input, shape) {
     const { totals, trials, unknownCost } = taskTotals(input);
-    const details = { trials, tasks: totals.length, unknown_cost: unknownCost };
+    const details = {
+      trials,
+      tasks: totals.length,
+      unknown_cost: unknownCost,
+      ...costCoverage(input.records),
+    };
     if (totals.length === 0) return emptyResult(shape, details);
     const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input), correction: 'cr1' });
     const value = sum(totals.map((t) => t.value));
@@ -107,6 +144,7 @@ export const costPerSuccess = defineBuiltin('cost_per_success', {
       successes,
       unknown_cost: unknownCost,
       pending,
+      ...costCoverage(used),
     };
     if (successes === 0) {
       return emptyResult(shape, {

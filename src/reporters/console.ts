@@ -4,14 +4,15 @@ import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
+  agentLatency,
+  costLabel,
   countOutcomes,
   experimentVerdict,
   outcomeSummary,
   showsEpochs,
-  trialCost,
   trialExplanation,
-  trialLatency,
   trialScore,
   type Verdict,
 } from './record-view.ts';
@@ -78,8 +79,8 @@ function columns(withEpoch: boolean): Column[] {
     withEpoch && { title: 'EPOCH', align: 'right', cell: (r) => String(r.epoch), cap: 6 },
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
-    { title: 'LATENCY', align: 'right', cell: (r) => formatMetricValue(trialLatency(r), 'seconds'), cap: 10 },
-    { title: 'COST', align: 'right', cell: (r) => dollars(trialCost(r)), cap: 10 },
+    { title: 'AGENT LATENCY', align: 'right', cell: (r) => seconds(agentLatency(r)), cap: 13 },
+    { title: 'COST', align: 'right', cell: (r) => costLabel(r, dollars), cap: 18 },
   ];
   return all.filter((c): c is Column => c !== false);
 }
@@ -88,8 +89,12 @@ function fixed(value: number | null, digits: number): string {
   return value === null ? '-' : value.toFixed(digits);
 }
 
-function dollars(value: number | null): string {
-  return value === null ? '-' : formatMetricValue(value, 'usd');
+function seconds(value: number | null): string {
+  return value === null ? '-' : formatMetricValue(value, 'seconds');
+}
+
+function dollars(value: number): string {
+  return formatMetricValue(value, 'usd');
 }
 
 interface Segment {
@@ -146,23 +151,26 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [escapeControl(c.name), c.value, c.margin, c.interval, c.n];
+    return { cells: [escapeControl(c.name), c.value, c.margin, c.interval, c.n], notes: metricNotes(m) };
   });
   const widths = [0, 1, 2, 3].map((i) =>
-    rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),
+    rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r.cells[i] ?? ''))), 0),
   );
   return [
     '',
     'Metrics',
-    ...rows.map((r) =>
-      truncateToWidth(
-        r
-          .map((cell, i) => (i < 4 ? fitToWidth(cell, widths[i] ?? 0, i === 0 ? 'left' : 'right') : cell))
-          .join('  ')
-          .trimEnd(),
-        width,
-      ),
-    ),
+    ...rows.flatMap(({ cells, notes }) => {
+      const line = cells
+        .map((cell, i) => (i < 4 ? fitToWidth(cell, widths[i] ?? 0, i === 0 ? 'left' : 'right') : cell))
+        .join('  ');
+      const whole = [line, ...notes].join('  ').trimEnd();
+      // A note says what a figure depends on: it goes on the next line rather than being cut.
+      if (displayWidth(whole) <= width || notes.length === 0) return [truncateToWidth(whole, width)];
+      return [
+        truncateToWidth(line.trimEnd(), width),
+        ...notes.map((note) => truncateToWidth(`    ${note}`, width)),
+      ];
+    }),
   ];
 }
 

@@ -3,6 +3,7 @@ import { metricCells } from '../metrics/format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -60,13 +61,22 @@ function metricsSection(experiment: Experiment): string[] {
     const c = metricCells(m);
     // The numbers are formatted here, not taken from anyone: only a cell-ending `|` could harm them.
     const ours = (cell: string) => cell.replaceAll('|', '\\|');
-    return [markdownCell(c.name), ours(c.value), ours(c.margin), ours(c.interval), String(m.n)];
+    const notes = markdownCell(metricNotes(m).join('; '));
+    return [markdownCell(c.name), ours(c.value), ours(c.margin), ours(c.interval), String(m.n), notes];
   });
+  // The notes column appears only when some figure depends on something missing.
+  const withNotes = rows.some((r) => r[5] !== '');
   return [
     '',
     '### Metrics',
     '',
-    ...table(['Metric', 'Value', '± s.e.', '95% CI', 'n'], ['l', 'r', 'r', 'l', 'r'], rows),
+    ...(withNotes
+      ? table(['Metric', 'Value', '± s.e.', '95% CI', 'n', 'Note'], ['l', 'r', 'r', 'l', 'r', 'l'], rows)
+      : table(
+          ['Metric', 'Value', '± s.e.', '95% CI', 'n'],
+          ['l', 'r', 'r', 'l', 'r'],
+          rows.map((r) => r.slice(0, 5)),
+        )),
   ];
 }
 

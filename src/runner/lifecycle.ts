@@ -14,8 +14,14 @@ import type { Task } from '../core/task.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { aggregateExperiment } from './aggregate.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
-import { filterTasks } from './plan.ts';
-import { finishedRecords, resumedSettings, resumedTasks } from './resume-plan.ts';
+import { filterTasks, trialKey } from './plan.ts';
+import {
+  finishedRecords,
+  isRetryableError,
+  resumedSettings,
+  resumedTasks,
+  retriedSettings,
+} from './resume-plan.ts';
 
 export interface ExperimentPlan {
   readonly experiment: Experiment;
@@ -24,6 +30,8 @@ export interface ExperimentPlan {
   readonly settings: RunSettings;
   readonly tasks: Task[];
   readonly resumed: boolean;
+  /** With --retry-errors: the keys of the trials to run again (nothing else runs). */
+  readonly retry?: ReadonlySet<string>;
 }
 
 export interface OpenOptions {
@@ -32,6 +40,7 @@ export interface OpenOptions {
   readonly settings?: Partial<RunSettings> | undefined;
   readonly store?: ExperimentStore | undefined;
   readonly resume?: string | undefined;
+  readonly retryErrors?: string | undefined;
   readonly experimentId?: string | undefined;
   readonly name?: string | undefined;
 }
@@ -40,8 +49,14 @@ export function suiteDirOf(suite: Suite): string {
   return suite.source === undefined ? process.cwd() : dirname(suite.source.file);
 }
 
-/** A stored experiment to continue: the same suite file, its stored plan, its finished trials. */
-async function resumed(options: OpenOptions, store: ExperimentStore, id: string): Promise<ExperimentPlan> {
+/** The stored experiment a resume or a retry continues; it must have run the same suite file. */
+async function storedExperiment(
+  options: OpenOptions,
+  store: ExperimentStore | undefined,
+  id: string,
+  flag: string,
+): Promise<Experiment> {
+  if (store === undefined) throw new HarnessEvalError('usage', `${flag} needs a store (not --no-store)`);
   const stored = await store.getExperiment(id);
   if (stored === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
   if (
@@ -51,9 +66,15 @@ async function resumed(options: OpenOptions, store: ExperimentStore, id: string)
   ) {
     throw new HarnessEvalError(
       'invalid_input',
-      `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; resume needs the same file`,
+      `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; ${flag} needs the same file`,
     );
   }
+  return stored;
+}
+
+/** A stored experiment to continue: the same suite file, its stored plan, its finished trials. */
+async function resumed(options: OpenOptions, id: string): Promise<ExperimentPlan> {
+  const stored = await storedExperiment(options, options.store, id, '--resume');
   const settings = resumedSettings(stored, options.settings ?? {});
   const tasks = resumedTasks(options.suite, stored);
   return {
@@ -65,16 +86,30 @@ async function resumed(options: OpenOptions, store: ExperimentStore, id: string)
   };
 }
 
+/** A stored experiment whose errored trials (outside the harness's fault) run again. */
+async function retried(options: OpenOptions, id: string): Promise<ExperimentPlan> {
+  const stored = await storedExperiment(options, options.store, id, '--retry-errors');
+  const settings = retriedSettings(stored, options.settings ?? {});
+  const records = finishedRecords(stored.records);
+  return {
+    experiment: { ...stored, settings, status: 'running', records: [] },
+    done: records.filter((r) => !isRetryableError(r)),
+    settings,
+    tasks: resumedTasks(options.suite, stored),
+    resumed: true,
+    retry: new Set(records.filter(isRetryableError).map((r) => trialKey(r.task_id, r.epoch))),
+  };
+}
+
 /**
  * The experiment a run writes — a new one, or (with `resume`) the stored one, to continue — and
  * its plan. Nothing is written yet: a run that fails to start leaves no experiment behind.
  */
 export async function planExperiment(options: OpenOptions): Promise<ExperimentPlan> {
-  if (options.resume !== undefined) {
-    if (options.store === undefined)
-      throw new HarnessEvalError('usage', '--resume needs a store (not --no-store)');
-    return resumed(options, options.store, options.resume);
-  }
+  if (options.resume !== undefined && options.retryErrors !== undefined)
+    throw new HarnessEvalError('usage', '--resume and --retry-errors cannot be combined');
+  if (options.resume !== undefined) return resumed(options, options.resume);
+  if (options.retryErrors !== undefined) return retried(options, options.retryErrors);
   const settings = RunSettingsSchema.parse({ ...options.settings });
   const tasks = filterTasks(options.suite.tasks, settings.filters);
   if (tasks.length === 0) {
@@ -100,6 +135,9 @@ export async function planExperiment(options: OpenOptions): Promise<ExperimentPl
         id: t.id,
         weight: t.weight,
         ...(t.cluster === undefined ? {} : { cluster: t.cluster }),
+        ...((t.domain ?? options.suite.domain) === undefined
+          ? {}
+          : { domain: t.domain ?? options.suite.domain }),
       })),
     },
     harness: options.harness,

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ErrorKind } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment, RunSettings } from '../core/experiment.ts';
+import { recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
@@ -28,7 +30,11 @@ function shown(value: unknown): string {
  * The settings of a resumed run: the stored plan, and the concurrency asked for now (or the
  * stored one). A plan setting given now that differs from the stored one is refused (`usage`).
  */
-export function resumedSettings(stored: Experiment, given: Partial<RunSettings>): RunSettings {
+export function resumedSettings(
+  stored: Experiment,
+  given: Partial<RunSettings>,
+  flag = '--resume',
+): RunSettings {
   const conflicts: string[] = [];
   for (const { field, flag } of PLAN) {
     const asked = given[field];
@@ -43,7 +49,7 @@ export function resumedSettings(stored: Experiment, given: Partial<RunSettings>)
   if (conflicts.length > 0) {
     throw new HarnessEvalError(
       'usage',
-      `--resume ${stored.id} continues the stored plan; these options contradict it: ${conflicts.join('; ')}. Leave them out (or give the stored values).`,
+      `${flag} ${stored.id} continues the stored plan; these options contradict it: ${conflicts.join('; ')}. Leave them out (or give the stored values).`,
       { data: { experimentId: stored.id } },
     );
   }
@@ -74,4 +80,29 @@ export function resumedTasks(suite: Suite, stored: Experiment): Task[] {
  */
 export function finishedRecords(records: readonly RunRecord[]): RunRecord[] {
   return records.filter((record) => record.output.error_kind !== 'aborted');
+}
+
+/**
+ * Errors that say nothing about the harness and may pass on a second try: infrastructure
+ * (`transient`: HTTP 429/5xx, connection resets), timeouts, and checks that could not run
+ * (`environment`). `run --retry-errors` runs these trials again.
+ */
+export const RETRYABLE_ERROR_KINDS: readonly ErrorKind[] = ['transient', 'timeout', 'environment'];
+
+export function isRetryableError(record: RunRecord): boolean {
+  const kind = recordErrorKind(record);
+  return record.outcome === 'error' && kind !== undefined && RETRYABLE_ERROR_KINDS.includes(kind);
+}
+
+/**
+ * The settings of a `--retry-errors` run: the stored plan, like a resume, except the timeout and
+ * the retries, which may be raised for the trials that timed out or met a flaky service.
+ */
+export function retriedSettings(stored: Experiment, given: Partial<RunSettings>): RunSettings {
+  const { timeout_seconds, retries, ...plan } = given;
+  return {
+    ...resumedSettings(stored, plan, '--retry-errors'),
+    ...(timeout_seconds === undefined ? {} : { timeout_seconds }),
+    ...(retries === undefined ? {} : { retries }),
+  };
 }

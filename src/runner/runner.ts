@@ -1,6 +1,7 @@
 import type { AgentV1 } from '../adapters/types.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment, RunSettings } from '../core/experiment.ts';
+import { gradedEvaluatorsAsCriteria } from '../core/graded-evaluators.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -9,6 +10,7 @@ import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
+import { secretRedactor } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { seededRandom } from './attempt.ts';
@@ -22,6 +24,7 @@ import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, trialKey } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { runTrial, type TrialSetup } from './trial.ts';
+import { RunGateway } from './trial-gateway.ts';
 import { checkCodebases } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -46,6 +49,11 @@ export interface RunExperimentOptions {
   readonly store?: ExperimentStore;
   /** Continue this stored experiment: only the missing trials of its stored plan run. */
   readonly resume?: string;
+  /**
+   * Run again the trials of this stored experiment that errored for reasons outside the harness
+   * (`RETRYABLE_ERROR_KINDS`); their new records replace the old ones, nothing else runs.
+   */
+  readonly retryErrors?: string;
   readonly experimentId?: string;
   readonly name?: string;
   /** Metrics to compute; the suite's, or the defaults, when absent. */
@@ -75,8 +83,10 @@ type ResolvedRunOptions = Omit<RunExperimentOptions, 'harness'> & { readonly har
  */
 export async function runExperiment(input: RunExperimentOptions): Promise<Experiment> {
   const resolved = resolveHarness(input.harness, input.agent, { version: input.harnessVersion });
+  // A suite built in code may name llm_rubric / human evaluators; loaded files are converted already.
   const options: ResolvedRunOptions = {
     ...input,
+    suite: gradedEvaluatorsAsCriteria(input.suite),
     harness: resolved.harness,
     ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
   };
@@ -113,7 +123,7 @@ export async function runExperiment(input: RunExperimentOptions): Promise<Experi
           lease = await takeLease(store, experiment.id);
         }
       }
-      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, emit });
+      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, env, emit });
     } catch (error) {
       // Whatever broke the run, the stored experiment must not stay `running`: what finished is
       // kept, and resume continues from it.
@@ -135,6 +145,7 @@ interface Prepared {
   readonly checks: TrialChecks;
   readonly harnessBaseDir: string;
   readonly suiteDir: string;
+  readonly env: NodeJS.ProcessEnv;
   readonly emit: (event: RunnerEvent) => Promise<void>;
 }
 
@@ -148,6 +159,13 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const traceFile = options.harness.options['trace_file'];
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const deadlines = new TrialDeadlines();
+  const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
+  // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
+  const gateway = await RunGateway.start(options.harness, {
+    baseDir: prepared.harnessBaseDir,
+    env: prepared.env,
+    prices,
+  });
   const setup: TrialSetup = {
     experimentId: experiment.id,
     suite: options.suite,
@@ -158,16 +176,20 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     checks: prepared.checks,
     deadlines,
     settings,
-    prices: mergePrices(DEFAULT_PRICES, options.harness.pricing),
+    prices,
+    gateway,
     random: seededRandom(settings.seed ?? Date.now()),
     telemetry: {
       files: reports === 'files' || (reports === 'response' && traceFileOption !== undefined),
       traceFile: traceFileOption,
     },
     keepWorkspaces: options.keepWorkspaces === true,
+    redact: secretRedactor(options.env ?? process.env),
     emit,
   };
-  const trials = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
+  // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
+  const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
   const records: RunRecord[] = [...done];
   const started = performance.now();
   const progress = {
@@ -238,6 +260,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     options.signal?.removeEventListener('abort', onInterrupt);
     options.stopNow?.removeEventListener('abort', onStopNow);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
+    await gateway?.close();
   }
 
   const interrupted = (stopping || storeFailure !== undefined) && progress.done < progress.total;

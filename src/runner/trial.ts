@@ -9,12 +9,15 @@ import type { PriceTable } from '../instrument/pricing.ts';
 import { rubricWeights } from '../scoring/rubric-lookup.ts';
 import { attemptTrial } from './attempt.ts';
 import type { TrialChecks } from './checks.ts';
+import { costTrial } from './cost.ts';
 import type { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent } from './events.ts';
 import type { Trial } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { TrialTelemetry } from './telemetry.ts';
+import type { RunGateway } from './trial-gateway.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
+import { workspaceDiff } from './workspace-diff.ts';
 
 /** What every trial of a run shares. */
 export interface TrialSetup {
@@ -28,10 +31,14 @@ export interface TrialSetup {
   readonly deadlines: TrialDeadlines;
   readonly settings: RunSettings;
   readonly prices: PriceTable;
+  /** The run's recording model gateway (`gateway:` in the harness config): a route per trial. */
+  readonly gateway: RunGateway | undefined;
   readonly random: () => number;
   /** Out-of-process harnesses report through per-trial files (`trace_file` names the OTLP one). */
   readonly telemetry: { readonly files: boolean; readonly traceFile: string | undefined };
   readonly keepWorkspaces: boolean;
+  /** Scrubs secret values from the environment out of what the record keeps (the workspace diff). */
+  readonly redact: (text: string) => string;
   readonly emit: (event: RunnerEvent) => Promise<void>;
 }
 
@@ -64,6 +71,11 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   const timestamp = new Date().toISOString();
   const t0 = performance.now();
   const deadline = deadlines.start(timeoutSeconds * 1000);
+  const route = setup.gateway?.open({
+    task: trial.task.id,
+    epoch: String(trial.epoch),
+    ...(workspace === undefined ? {} : { workspace: workspace.path }),
+  });
   try {
     const ctx: TrialContext = {
       task: trial.task,
@@ -75,8 +87,11 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
         HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
         // Where a subprocess harness appends its events (and finds its OTLP trace file name).
         ...telemetry?.env(),
+        // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+        ...route?.env,
       },
       ...(workspace === undefined ? {} : { workspace: workspace.path }),
+      ...(route === undefined ? {} : { gateway: route.gateway }),
     };
     const attempt = await attemptTrial(setup.agent, trial.task.input, ctx, {
       retries: settings.retries,
@@ -93,17 +108,30 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
         }),
     });
     if (deadlines.aborted || attempt.output.error_kind === 'aborted') return undefined;
-    const collected = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    const fromHarness = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    // The gateway saw every model call: its calls replace the reported ones (roles kept).
+    const collected = route === undefined ? fromHarness : await route.collect(fromHarness);
     // Whatever the adapter (a plugin's too), data deeper than the walks downstream can take is refused.
-    const output = overran(refuseTooDeep(collected), t0, timeoutSeconds);
+    const reported = overran(refuseTooDeep(collected), t0, timeoutSeconds);
+    // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
+    const costed = costTrial(reported, setup.harness, setup.prices);
+    const { output } = costed;
     // Protected files (acceptance tests) are the task's, whatever the harness did to them.
     const restoredFiles =
       workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
+    // What the harness changed, before any check writes to the workspace: kept with the record
+    // for graders and handed to the judge.
+    const codebase = trial.task.files['codebase'];
+    const changes =
+      workspace === undefined || codebase === undefined
+        ? undefined
+        : await workspaceDiff(codebase, workspace.path, { redact: setup.redact });
     // The checks run to the end on a first Ctrl-C; only the hard stop (grace over, second signal)
     // ends them, and then the trial has no result.
     const judged = await setup.checks.check(trial.task, output, {
       signal: deadlines.stopSignal,
       workspace: workspace?.path,
+      workspaceDiff: changes,
       producerModels: producerModels(setup.harness, output),
     });
     if (deadlines.aborted) return undefined;
@@ -111,7 +139,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       experimentId: setup.experimentId,
       trial,
       harness: setup.harness,
-      output,
+      costed,
       attempts: attempt.attempts,
       timestamp,
       duration: (performance.now() - t0) / 1000,
@@ -119,11 +147,12 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       rubricWeights: rubricWeights(setup.suite, trial.task),
       suite: setup.suite,
       keptWorkspace: setup.keepWorkspaces ? workspace?.path : undefined,
+      workspaceDiff: changes,
       restoredFiles,
-      prices: setup.prices,
     });
   } finally {
     deadline.dispose();
+    await route?.discard();
     await workspace?.dispose(setup.keepWorkspaces);
   }
 }

@@ -1,3 +1,4 @@
+import type { DomainComparison } from '../compare/by-domain.ts';
 import { compareExperiments } from '../compare/compare.ts';
 import { metricForResult, perTaskValues } from '../compare/per-task.ts';
 import type { MetricComparison } from '../compare/types.ts';
@@ -47,6 +48,8 @@ export interface TimelineChange {
 export interface TimelineCell {
   readonly value: number | null;
   readonly formatted_value: string;
+  /** Trials of that version still pending: the value covers the decided ones only. */
+  readonly pending: number;
   /** Null for the first version. */
   readonly change: TimelineChange | null;
 }
@@ -63,6 +66,12 @@ export interface TimelinePoint {
   readonly released?: string | undefined;
   /** One per `Timeline.metrics`. */
   readonly cells: readonly TimelineCell[];
+  /**
+   * When the step's shared tasks span several domains: each domain's paired test and the pooled
+   * stratified test against the previous version (docs/statistics.md, "Across domains"), with
+   * unadjusted p-values. Absent for the first version and for one domain.
+   */
+  readonly by_domain?: DomainComparison | undefined;
 }
 
 /** The whole lineage in one test per metric: a slope per version step, and first → last. */
@@ -174,13 +183,16 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
         directions.set(m.name, { direction: m.direction, ...(m.unit ? { unit: m.unit } : {}) });
       const value = m.values[1] ?? { value: null, formatted_value: 'n/a' };
       const d = m.deltas[0];
+      const pendingDetail = experiment.metrics.find((x) => x.name === m.name)?.details['pending'];
+      const pending = typeof pendingDetail === 'number' ? pendingDetail : 0;
       if (i === 0 || d === undefined)
-        return { value: value.value, formatted_value: value.formatted_value, change: null };
+        return { value: value.value, formatted_value: value.formatted_value, pending, change: null };
       const pAdjusted = family[(i - 1) * names.length + j] ?? null;
       const significant = pAdjusted !== null && pAdjusted < alpha;
       return {
         value: value.value,
         formatted_value: value.formatted_value,
+        pending,
         change: {
           delta: d.delta,
           percent_label: d.percent_label,
@@ -195,6 +207,7 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
       };
     });
     const released = releasedOf(experiment);
+    const byDomain = i === 0 ? undefined : steps[i]?.by_domain?.[0];
     return {
       experiment_id: experiment.id,
       experiment_ids: perVersion === 'pooled' ? (versions[i]?.runs ?? []).map((e) => e.id) : [experiment.id],
@@ -206,6 +219,7 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
       version: experiment.harness.version,
       ...(released ? { released } : {}),
       cells,
+      ...(byDomain === undefined ? {} : { by_domain: byDomain }),
     };
   });
 

@@ -5,6 +5,7 @@ import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
 import { type CliIO, useColor } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
@@ -21,6 +22,7 @@ export interface RunFlags {
   filterTag?: string;
   filterDifficulty?: string;
   resume?: string;
+  retryErrors?: string;
   reporter: string[];
   output: string[];
   /** A location, false for --no-store, absent for $HARNESSEVAL_STORE or the default file. */
@@ -82,12 +84,18 @@ export async function executeRun(run: RunInvocation): Promise<number> {
     let experiment: Experiment;
     try {
       const { runExperiment } = await import('../../runner/runner.ts');
+      // Like every other command, --retry-errors takes a unique prefix of the id.
+      const retryErrors =
+        flags.retryErrors === undefined || store === undefined
+          ? flags.retryErrors
+          : await (await import('../../store/resolve-id.ts')).resolveExperimentId(store, flags.retryErrors);
       experiment = await runExperiment({
         suite: run.suite,
         harness: run.harness,
         harnessBaseDir: run.harnessBaseDir,
         ...(store === undefined ? {} : { store }),
         ...(flags.resume === undefined ? {} : { resume: flags.resume }),
+        ...(retryErrors === undefined ? {} : { retryErrors }),
         ...(flags.name === undefined ? {} : { name: flags.name }),
         keepWorkspaces: flags.keepWorkspaces,
         ...(run.judge === undefined ? {} : { judge: run.judge }),
@@ -97,12 +105,27 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         settings: askedSettings(flags, run.given),
         onEvent: async (event) => {
           switch (event.type) {
-            case 'run_start':
+            case 'run_start': {
               signals.experimentId = event.experiment.id;
+              progress?.header(runHeader(event.experiment, event.trials, event.resumed));
+              if (flags.retryErrors !== undefined)
+                say(
+                  `harnesseval: retrying ${event.trials} errored trials of ${event.experiment.id} (kinds: transient, timeout, environment)`,
+                );
+              const why = rubricPendingReason(run.suite, event.experiment);
+              if (why !== undefined)
+                say(
+                  `harnesseval: ${why}; rubric criteria stay pending (grade them later with: harnesseval grade ${event.experiment.id})`,
+                );
               for (const { reporter, destination } of run.fileReporters)
                 await reporter.onRunStart?.(event.experiment, { destination });
               break;
+            }
+            case 'trial_start':
+              progress?.trialStarted(trialLabel(event.taskId, event.epoch, flags.epochs));
+              break;
             case 'trial_end':
+              progress?.trialEnded(trialLabel(event.record.task_id, event.record.epoch, flags.epochs));
               if (streaming.length > 0) {
                 const record = await redactRecord(event.record, io.env);
                 for (const reporter of streaming) await reporter.onTrialEnd?.(record);
@@ -155,10 +178,24 @@ async function report(run: RunInvocation, finished: Experiment): Promise<number>
     io.stderr.write(
       `stored experiment ${experiment.id} in ${shownStore(chosenStore(flags.store, io.env))}\n`,
     );
+  const kept = experiment.records.flatMap((r) => (r.workspace === undefined ? [] : [r.workspace]));
+  if (kept.length > 0)
+    io.stderr.write(
+      `kept ${kept.length} workspace${kept.length === 1 ? '' : 's'}: ${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}\n`,
+    );
 
   if (experiment.status === 'interrupted') {
     io.stderr.write(`harnesseval: interrupted; ${continuation(run.inputs, experiment.id)}\n`);
     return EXIT.interrupted;
+  }
+  if (
+    experiment.records.length > 0 &&
+    experiment.records.every((r) => r.outcome === 'error' && r.error_kind === 'environment')
+  ) {
+    io.stderr.write(
+      `harnesseval: every trial hit an environment error (a check could not run here, which says nothing about the harness); first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
+    );
+    return EXIT.failure;
   }
   if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
     io.stderr.write(
@@ -168,6 +205,32 @@ async function report(run: RunInvocation, finished: Experiment): Promise<number>
   }
   if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
   return EXIT.ok;
+}
+
+/** `suite × harness@version (exp-…): N trials`, as the console report's title begins. */
+function runHeader(experiment: Experiment, trials: number, resumed: number): string {
+  const suite = experiment.suite.name ?? experiment.suite.id;
+  const harness = `${experiment.harness.name}@${experiment.harness.version}`;
+  const again = resumed > 0 ? `, ${resumed} done before` : '';
+  return escapeControl(
+    `${suite} × ${harness}  (${experiment.id}): ${trials} trial${trials === 1 ? '' : 's'} to run${again}`,
+  );
+}
+
+function trialLabel(taskId: string, epoch: number, epochs: number): string {
+  return escapeControl(epochs > 1 ? `${taskId}#${epoch}` : taskId);
+}
+
+/** Why the suite's rubric criteria will wait for a human, when it has any and no judge can grade. */
+function rubricPendingReason(suite: Suite, experiment: Experiment): string | undefined {
+  const rubric = experiment.metadata['rubric'];
+  const reason =
+    typeof rubric === 'object' && rubric !== null
+      ? (rubric as { pendingReason?: unknown }).pendingReason
+      : undefined;
+  if (typeof reason !== 'string') return undefined;
+  const graded = suite.tasks.some((t) => t.criteria.some((c) => c.verification === 'rubric'));
+  return graded ? reason : undefined;
 }
 
 async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {

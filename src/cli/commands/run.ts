@@ -17,6 +17,7 @@ Examples:
   $ harnesseval run cases.jsonl --harness harness.yaml -j 8 --epochs 3 -o out/report.md -o out/results.xml
   $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
+  $ harnesseval run benchmark.yaml --retry-errors exp-20261130-101500-3fa1
 
 Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
 (unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
@@ -69,6 +70,10 @@ export function register(program: Command, io: CliIO): void {
       ]),
     )
     .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
+    .option(
+      '--retry-errors <experiment-id>',
+      'run again the trials of a stored experiment that errored outside the harness (infra, timeout, environment)',
+    )
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
     .option('--store <location>', STORE_OPTION_HELP)
@@ -120,8 +125,9 @@ async function runCommand(
   let harnessBaseDir: string;
   let judge: JudgeConfig | undefined;
   try {
-    suite = await loadSuite(resolve(io.cwd, file));
-    judge = suite.judge;
+    // With --harness the file's own agent is never created, so it need not be creatable.
+    suite = await loadSuite(resolve(io.cwd, file), { checkAgent: flags.harness === undefined });
+    judge = await judgeFor(suite, flags.judge);
     if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
       harness = await loadHarnessConfig(path);
@@ -184,6 +190,13 @@ async function runCommand(
   } finally {
     await store?.close();
   }
+}
+
+/** `--judge` wins over the suite's `judge:`; a malformed spec is a usage error. */
+async function judgeFor(suite: { judge?: JudgeConfig }, spec: string | undefined) {
+  if (spec === undefined) return suite.judge;
+  const { parseJudgeSpec } = await import('../../scoring/judge-config.ts');
+  return parseJudgeSpec(spec);
 }
 
 /** How long a write waits for another process's lock, from HARNESSEVAL_STORE_BUSY_TIMEOUT (seconds). */

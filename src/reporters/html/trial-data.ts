@@ -75,7 +75,11 @@ export function trialData(record: RunRecord) {
     attempts: record.attempts,
     duration_seconds: record.duration_seconds,
     cost_usd: record.cost_usd,
+    unpriced_calls: record.output.usage.unpriced_calls ?? 0,
     output,
+    // Beside the output: what the harness was asked, and what it was checked against.
+    input: record.input === undefined ? null : truncateText(json(record.input), TEXT_LIMIT),
+    expected: record.expected === undefined ? null : truncateText(json(record.expected), TEXT_LIMIT),
     error: error === undefined ? null : short(error),
     evaluations: record.evaluations.map((e) => ({
       evaluator: e.evaluator,

@@ -1,6 +1,7 @@
 import type { Timeline } from '../../timeline/timeline.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { textTable } from '../text-table.ts';
+import { timelineDomainLines } from './by-domain.ts';
 import {
   cellText,
   marksLegend,
@@ -8,6 +9,7 @@ import {
   orderNote,
   trendText,
   trendVerdict,
+  valueText,
   versionLabel,
 } from './headings.ts';
 import { sparkline } from './sparkline.ts';
@@ -38,8 +40,8 @@ export function renderTimelineConsole(timeline: Timeline): string {
   lines.push(...textTable(columns, rows), '');
   const trendRows = timeline.metrics.map((m, j) => {
     const values = timeline.points.map((p) => p.cells[j]?.value ?? null);
-    const first = timeline.points[0]?.cells[j]?.formatted_value ?? 'n/a';
-    const last = timeline.points.at(-1)?.cells[j]?.formatted_value ?? 'n/a';
+    const first = valueText(timeline.points[0]?.cells[j]);
+    const last = valueText(timeline.points.at(-1)?.cells[j]);
     const better =
       m.direction === 'lower_is_better'
         ? 'lower is better'
@@ -66,6 +68,8 @@ export function renderTimelineConsole(timeline: Timeline): string {
     marksLegend(timeline),
     'trend: mean of per-task least-squares slopes, t test over tasks (CR1 by task)',
   );
+  const domains = timelineDomainLines(timeline);
+  if (domains.length > 0) lines.push('', ...domains.map((line) => escapeControl(line)));
   for (const w of timeline.warnings) lines.push(`warning: ${escapeControl(w)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -21,11 +21,20 @@ export function versionLabel(version: string): string {
   return /^\d/.test(version) ? `v${version}` : version;
 }
 
+/**
+ * The value, saying how many trials are pending when it rests on the decided ones only, so
+ * `0.000 → n/a` cannot read as a collapse when it is grading that has not happened.
+ */
+export function valueText(cell: TimelineCell | undefined): string {
+  if (cell === undefined) return 'n/a';
+  return cell.pending > 0 ? `${cell.formatted_value} (${cell.pending} pending)` : cell.formatted_value;
+}
+
 /** The value with ▲/▼ when it rose/fell significantly against the previous version. */
 export function cellText(cell: TimelineCell | undefined): string {
   if (cell === undefined) return 'n/a';
   const mark = cell.change?.mark ?? '';
-  return mark === '' ? cell.formatted_value : `${cell.formatted_value} ${mark}`;
+  return mark === '' ? valueText(cell) : `${valueText(cell)} ${mark}`;
 }
 
 /** The unit of a timeline metric, for formatting differences like its values. */

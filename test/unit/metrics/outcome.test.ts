@@ -115,11 +115,11 @@ describe('success_rate', () => {
 });
 
 describe('error_rate', () => {
-  it('is the share of errors among finished trials', () => {
+  it('is the share of errors among trials; a pending trial ran without an error, so it counts as none', () => {
     const result = createMetric('error_rate').calculate(
       input(outcomes({ a: ['error'], b: ['pass'], c: ['pending'], d: ['fail'] })),
     );
-    expect(result.value).toBeCloseTo(1 / 3, 14);
+    expect(result.value).toBeCloseTo(1 / 4, 14);
     expect(result.direction).toBe('lower_is_better');
   });
 });

@@ -78,6 +78,7 @@ describe('public exports', () => {
   it('src/metrics', () => {
     expect(Object.keys(metrics).sort()).toEqual([
       'MetricRegistry',
+      'agentLatencyOf',
       'builtinMetricNames',
       'builtinMetrics',
       'computeMetrics',
@@ -90,7 +91,6 @@ describe('public exports', () => {
       'metricCatalog',
       'parseMetricAlias',
       'registerMetric',
-      'trialLatency',
       'trialScore',
     ]);
   });

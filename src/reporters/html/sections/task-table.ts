@@ -1,4 +1,5 @@
 import type { RunRecord } from '../../../core/run-record.ts';
+import { agentLatency, costLabel } from '../../record-view.ts';
 import { escapeHtml, truncateText } from '../escape.ts';
 import { formatScore, formatSeconds, formatUsd } from '../format.ts';
 import { firstFailure, TEXT_LIMIT } from '../trial-data.ts';
@@ -18,7 +19,8 @@ const COLUMNS: readonly Column[] = [
   { label: 'epoch', sort: 'number', numeric: true },
   { label: 'outcome', sort: 'text' },
   { label: 'score', sort: 'number', numeric: true },
-  { label: 'latency', sort: 'number', numeric: true },
+  { label: 'agent latency', sort: 'number', numeric: true },
+  { label: 'trial duration', sort: 'number', numeric: true },
   { label: 'cost', sort: 'number', numeric: true },
   { label: 'first failing explanation', sort: 'text' },
 ];
@@ -27,6 +29,11 @@ function cell(value: string | number | null, html: string, className = ''): stri
   const data = value === null ? '' : escapeHtml(String(value));
   const cls = className ? ` class="${className}"` : '';
   return `<td${cls} data-value="${data}">${html}</td>`;
+}
+
+function agentLatencyText(record: RunRecord): string {
+  const seconds = agentLatency(record);
+  return seconds === null ? 'n/a' : formatSeconds(seconds);
 }
 
 function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): string {
@@ -47,8 +54,9 @@ function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): stri
     cell(record.epoch, String(record.epoch), 'num') +
     cell(record.outcome, badge(record.outcome)) +
     cell(score, escapeHtml(formatScore(score)), 'num') +
+    cell(agentLatency(record), escapeHtml(agentLatencyText(record)), 'num') +
     cell(record.duration_seconds, escapeHtml(formatSeconds(record.duration_seconds)), 'num') +
-    cell(record.cost_usd, escapeHtml(formatUsd(record.cost_usd)), 'num') +
+    cell(record.cost_usd, escapeHtml(costLabel(record, (usd) => formatUsd(usd))), 'num') +
     cell(explanation, escapeHtml(explanation), 'explanation') +
     '</tr>'
   );
