@@ -55,7 +55,7 @@ const common: UserConfig = {
 export default defineConfig([
   {
     ...common,
-    entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+    entry: { index: 'src/index.ts', plugin: 'src/plugin.ts', testing: 'src/testing.ts' },
     dts: true,
     clean: true,
   },

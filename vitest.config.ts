@@ -3,7 +3,18 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    alias: { harnesseval: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    // The package's public entry points, as examples and docs import them (sources, not dist/).
+    alias: [
+      { find: /^harnesseval$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      {
+        find: /^harnesseval\/plugin$/,
+        replacement: fileURLToPath(new URL('./src/plugin.ts', import.meta.url)),
+      },
+      {
+        find: /^harnesseval\/testing$/,
+        replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)),
+      },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

@@ -6,8 +6,7 @@
  *   npx tsx examples/track-timeline.ts
  */
 import { pathToFileURL } from 'node:url';
-import { renderTimelineConsole } from '../src/reporters/timeline/index.ts';
-import { buildTimeline, type Timeline } from '../src/timeline/timeline.ts';
+import { buildTimeline, renderTimelineConsole, type Timeline } from 'harnesseval';
 import { type LineageSource, metricsWithValues, runLineage } from './lineage-sim/lineage-source.ts';
 import { LINEAGE } from './lineage-sim/simulated-lineage.ts';
 

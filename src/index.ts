@@ -95,11 +95,18 @@ export {
   metricCatalog,
   registerMetric,
 } from './metrics/index.ts';
+export { loadFilePlugins } from './plugins/file-plugins.ts';
 export { definePlugin, type HarnessEvalPlugin, loadPlugin, type PluginReporter } from './plugins/load.ts';
-export { renderComparisonMarkdown } from './reporters/comparison/index.ts';
+export { renderComparisonConsole, renderComparisonMarkdown } from './reporters/comparison/index.ts';
 export { renderExperimentHtml } from './reporters/html/index.ts';
-export { getReporter, registerReporter, reporterForFile, reporterNames } from './reporters/registry.ts';
-export { renderTimelineMarkdown, sparkline } from './reporters/timeline/index.ts';
+export {
+  getReporter,
+  type ReporterEntry,
+  registerReporter,
+  reporterForFile,
+  reporterNames,
+} from './reporters/registry.ts';
+export { renderTimelineConsole, renderTimelineMarkdown, sparkline } from './reporters/timeline/index.ts';
 export type { ReporterV1, ReportOptions } from './reporters/types.ts';
 export type { RunnerEvent, RunProgress } from './runner/events.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';

@@ -1,4 +1,4 @@
-import type { Harness } from '../../src/instrument/harness.ts';
+import type { Harness } from 'harnesseval';
 
 /** A stand-in harness that always writes the same release notes (no model call). */
 export const releaseNotesHarness: Harness = {

@@ -13,9 +13,8 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import type { Harness, HarnessContext, Task } from 'harnesseval';
 import { z } from 'zod';
-import type { Task } from '../../src/core/task.ts';
-import type { Harness, HarnessContext } from '../../src/instrument/harness.ts';
 import { poissonQuantile, prng, type Random } from './prng.ts';
 
 /** A version's behaviour. Means are per task; probabilities are per event. */

@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { TrialContext } from '../../src/adapters/types.ts';
-import type { AgentOutputDraft } from '../../src/core/agent-output.ts';
-import type { TaskInput } from '../../src/core/task.ts';
+import type { AgentOutputDraft, TaskInput, TrialContext } from 'harnesseval/plugin';
 import { nameFromPrompt } from './prompt-name.ts';
 
 export { nameFromPrompt } from './prompt-name.ts';

@@ -8,8 +8,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Experiment } from '../../src/core/experiment.ts';
-import { runExperiment } from '../../src/runner/runner.ts';
+import { type Experiment, loadHarnessConfig, loadSuite, runExperiment } from 'harnesseval';
 import { LINEAGE, type LineageVersion, lineageSuite, runVersion } from './simulated-lineage.ts';
 
 export type LineageSource = 'auto' | 'lineage' | 'simulated';
@@ -35,7 +34,6 @@ export async function runLineage(
     for (const version of versions) experiments.push(await runVersion(version, suite));
     return experiments;
   }
-  const { loadHarnessConfig, loadSuite } = await import('../../src/formats/index.ts');
   const suite = await loadSuite(PRODUCT_DEV_SUITE);
   const experiments: Experiment[] = [];
   for (const version of versions) {

@@ -5,12 +5,15 @@
  * hash of task and version stands in for an LLM's variability — so the examples print the same
  * numbers every time. Replace `simulatedHarness` with your own agent to evaluate a real harness.
  */
-import type { AgentV1 } from '../../src/adapters/types.ts';
-import { AgentOutputSchema } from '../../src/core/agent-output.ts';
-import type { Experiment } from '../../src/core/experiment.ts';
-import { HarnessConfigSchema } from '../../src/core/harness-config.ts';
-import { type Suite, SuiteSchema } from '../../src/core/suite.ts';
-import { runExperiment } from '../../src/runner/runner.ts';
+import {
+  AgentOutputSchema,
+  type AgentV1,
+  type Experiment,
+  HarnessConfigSchema,
+  runExperiment,
+  type Suite,
+  SuiteSchema,
+} from 'harnesseval';
 
 /** Each version's skill: how hard a task it still gets right, and how much help it needs. */
 export const LINEAGE = [

@@ -3,15 +3,12 @@
  * follows: options checked by a zod schema, the trial's signal honoured, and no throw from `run`
  * (a failure is an AgentOutput with `error`, built by `failedOutput`).
  */
-import { z } from 'zod';
-import { type AdapterDefinition, abortedOutput, failedOutput } from '../../src/adapters/index.ts';
+import { abortedOutput, defineAdapter, failedOutput, optionsSchema, z } from 'harnesseval/plugin';
 
-const options = z.object({ prefix: z.string().default('echo: '), fail_on: z.string().optional() }).strict();
-
-export const echoAdapter: AdapterDefinition<typeof options> = {
+export const echoAdapter = defineAdapter({
   name: 'echo',
   description: 'answers with the prefix and the input',
-  options,
+  options: optionsSchema({ prefix: z.string().default('echo: '), fail_on: z.string().optional() }),
   async create(opts, environment) {
     return {
       specificationVersion: 'v1',
@@ -32,4 +29,4 @@ export const echoAdapter: AdapterDefinition<typeof options> = {
       },
     };
   },
-};
+});

@@ -4,8 +4,7 @@
  * It receives copies of the output, the task and its options; it may return a boolean, a score
  * 0..1 or { score, passed?, explanation?, details? }. A throw scores 0 with the reason.
  */
-import type { AgentOutput } from '../../src/core/agent-output.ts';
-import type { Task } from '../../src/core/task.ts';
+import type { AgentOutput, Task } from 'harnesseval/plugin';
 
 export function polite(output: AgentOutput, _task: Task, options: Record<string, unknown>) {
   const word = typeof options['word'] === 'string' ? options['word'] : 'please';

@@ -5,8 +5,7 @@
  * JSON value, or an AgentOutput draft `{ output, tool_calls?, usage?, ... }`; a throw becomes an
  * errored trial (`error_kind: agent`, or `transient` for `{ transient: true }` / HTTP 429 and 5xx).
  */
-import type { FunctionAgentContext } from '../../src/adapters/index.ts';
-import type { TaskInput } from '../../src/core/task.ts';
+import type { FunctionAgentContext, TaskInput } from 'harnesseval/plugin';
 
 export async function shout(input: TaskInput, context: FunctionAgentContext) {
   if (context.signal.aborted) throw new Error('aborted before start');

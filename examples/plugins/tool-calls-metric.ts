@@ -2,16 +2,13 @@
  * A user metric: mean number of tool calls per trial, averaged per task first (so epochs do not
  * inflate n), with its standard error and 95% interval. Empty input gives "n/a", never NaN.
  */
-import { z } from 'zod';
-import { type MetricDefinition, meanOverTasks } from '../../src/metrics/index.ts';
+import { defineMetric, meanOverTasks, noOptions } from 'harnesseval/plugin';
 
-const options = z.object({}).strict();
-
-export const toolCallsMetric: MetricDefinition<typeof options> = {
+export const toolCallsMetric = defineMetric({
   name: 'tool_calls',
   direction: 'lower_is_better',
   description: 'mean tool calls per trial',
-  options,
+  options: noOptions,
   create() {
     const shape = {
       name: 'tool_calls',
@@ -31,4 +28,4 @@ export const toolCallsMetric: MetricDefinition<typeof options> = {
       },
     };
   },
-};
+});

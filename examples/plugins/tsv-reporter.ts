@@ -2,9 +2,8 @@
  * A user reporter: one tab-separated line per trial. `report` returns the text and, given a
  * destination, writes it there too (parent folders created): `deliver` does both.
  */
-import type { Experiment } from '../../src/core/experiment.ts';
-import { deliver } from '../../src/reporters/destination.ts';
-import type { ReporterEntry, ReporterV1 } from '../../src/reporters/index.ts';
+import type { ReporterEntry } from 'harnesseval';
+import { defineReporter, deliver, type Experiment, type ReporterV1 } from 'harnesseval/plugin';
 
 /** Tabs and newlines would break a row: replace them with spaces. */
 function cell(value: string): string {
@@ -27,7 +26,15 @@ export function createTsvReporter(): ReporterV1 {
   };
 }
 
-/** Pass to `registerReporter('tsv', tsvReporterEntry)`; then `-o results.tsv` selects it. */
+/** For a plugin module: `definePlugin({ reporters: [tsvReporter] })`; then `-o results.tsv` selects it. */
+export const tsvReporter = defineReporter({
+  name: 'tsv',
+  extensions: ['.tsv'],
+  description: 'one tab-separated row per trial',
+  create: createTsvReporter,
+});
+
+/** For a library run: `registerReporter('tsv', tsvReporterEntry)` (from `harnesseval`). */
 export const tsvReporterEntry: ReporterEntry = {
   load: async () => createTsvReporter(),
   extensions: ['.tsv'],

@@ -2,16 +2,12 @@
  * A user evaluator: the text output has at most `max_words` words.
  * Register it before loading a suite that names it: `registerEvaluator(wordLimit)`.
  */
-import { z } from 'zod';
-import { outputText } from '../../src/core/agent-output.ts';
-import { binary, type EvaluatorDefinition, toResult } from '../../src/evaluators/index.ts';
+import { binary, defineEvaluator, optionsSchema, outputText, toResult, z } from 'harnesseval/plugin';
 
-const options = z.object({ max_words: z.number().int().positive() }).strict();
-
-export const wordLimit: EvaluatorDefinition<typeof options> = {
+export const wordLimit = defineEvaluator({
   name: 'word_limit',
   description: 'the output has at most max_words words',
-  options,
+  options: optionsSchema({ max_words: z.number().int().positive() }),
   create(opts) {
     return {
       specificationVersion: 'v1',
@@ -28,4 +24,4 @@ export const wordLimit: EvaluatorDefinition<typeof options> = {
       },
     };
   },
-};
+});

@@ -1,8 +1,7 @@
 import type { AgentV1 } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
-import type { HarnessConfig } from '../core/harness-config.ts';
-import { type Harness, harnessAgent } from '../instrument/harness.ts';
+import type { Harness } from '../instrument/harness.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { TaskRun } from './task-run.ts';
 import { TaskSpec } from './task-spec.ts';
@@ -19,7 +18,7 @@ export interface EvaluatorConfig {
 }
 
 export interface EvaluatorInit {
-  /** An in-process harness (`run(task, ctx)`) or any adapter agent. */
+  /** An in-process harness (`run(task, ctx)`) or any adapter agent; `runExperiment` takes the same. */
   readonly harness: Harness | AgentV1;
   readonly task: TaskSpec;
   readonly config: EvaluatorConfig;
@@ -42,23 +41,22 @@ export class Evaluator {
   /** Executes the harness on the task and returns its run record. */
   async run(): Promise<TaskRun> {
     const { harness, task, config } = this.init;
-    const agent: AgentV1 = 'specificationVersion' in harness ? harness : harnessAgent(harness);
-    const harnessConfig: HarnessConfig = {
-      schema_version: 1,
-      name: config.name ?? ('name' in harness && typeof harness.name === 'string' ? harness.name : 'harness'),
-      version: config.version,
-      adapter: 'in-process',
-      options: {},
-      agents: [...(config.agents ?? [])],
-      metadata: {},
-      ...(config.model === undefined ? {} : { model: config.model }),
-      ...(config.trustTier === undefined ? {} : { trust_tier: config.trustTier }),
-    };
-    const { runExperiment } = await import('../runner/runner.ts');
+    const [{ runExperiment }, { resolveHarness }] = await Promise.all([
+      import('../runner/runner.ts'),
+      import('../runner/harness-input.ts'),
+    ]);
+    const resolved = resolveHarness(harness, undefined, config);
+    const suite = task.toSuite();
+    // A TaskSpec holds one task; the guard keeps a hand-built one from running a whole suite.
+    if (suite.tasks.length !== 1)
+      throw new HarnessEvalError(
+        'usage',
+        `an Evaluator runs one task; this TaskSpec holds ${suite.tasks.length}`,
+      );
     const experiment = await runExperiment({
-      suite: task.toSuite(),
-      harness: harnessConfig,
-      agent,
+      suite,
+      harness: resolved.harness,
+      ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
       ...(this.init.store === undefined ? {} : { store: this.init.store }),
       keepWorkspaces: config.keepWorkspace === true,
       settings: {
@@ -71,7 +69,7 @@ export class Evaluator {
     this.lastExperiment = experiment;
     const record = experiment.records[0];
     if (record === undefined) throw new HarnessEvalError('internal', 'the run produced no record');
-    return new TaskRun(record);
+    return new TaskRun(record, experiment);
   }
 
   /** The one-task experiment behind the last `run()` (metrics, environment). */

@@ -1,10 +1,21 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { experimentToJson } from '../store/json-io.ts';
+
+export interface SaveOptions {
+  /** Environment whose secret-looking values are scrubbed from the file (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
 
 /** The result of `evaluator.run()`: the seed-004 run record, with `summary()` and `save()`. */
 export class TaskRun {
-  constructor(readonly record: RunRecord) {}
+  /** `experiment` is the one-task experiment the record belongs to (its metrics, environment). */
+  constructor(
+    readonly record: RunRecord,
+    readonly experiment: Experiment,
+  ) {}
 
   get runId(): string {
     return this.record.run_id;
@@ -40,11 +51,16 @@ export class TaskRun {
     return lines.join('\n');
   }
 
-  /** Writes `<dir>/<run_id>.json` (the folder is created) and returns the file path. */
-  async save(dir: string): Promise<string> {
+  /**
+   * Writes `<dir>/<run_id>.json` (the folder is created) and returns the file path. The file is
+   * the experiment export that `harnesseval report FILE` and `harnesseval runs import FILE` read —
+   * a one-record experiment — with secret environment values redacted as the store does.
+   */
+  async save(dir: string, options: SaveOptions = {}): Promise<string> {
     await mkdir(dir, { recursive: true });
     const file = join(dir, `${this.record.run_id.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
-    await writeFile(file, `${JSON.stringify(this.record, null, 2)}\n`, 'utf8');
+    const experiment: Experiment = { ...this.experiment, records: [this.record] };
+    await writeFile(file, experimentToJson(experiment, options), 'utf8');
     return file;
   }
 

@@ -1,15 +1,38 @@
+import { HarnessEvalError } from '../core/errors.ts';
 import type { Rubric } from '../core/rubric.ts';
-import { type Suite, SuiteSchema } from '../core/suite.ts';
+import { type Suite, type SuiteFormat, SuiteSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+
+/** How each file kind names itself and what it holds, for the one-task refusal. */
+const FILE_KIND_WORDS: Record<SuiteFormat, { file: string; items: string }> = {
+  'task-spec-v1': { file: 'task spec', items: 'tasks' },
+  'suite-v1': { file: 'suite', items: 'tasks' },
+  'benchmark-v1': { file: 'benchmark', items: 'tests' },
+  'eval-case-v0': { file: 'dataset', items: 'cases' },
+};
 
 /** A loaded seed-004 task spec: the task, and the one-task suite (with its rubric) it runs as. */
 export class TaskSpec {
   private constructor(private readonly suite: Suite) {}
 
-  /** Loads and validates a task spec YAML; `ref:` inputs and the rubric resolve relative to the file. */
+  /**
+   * Loads and validates a file holding one task (a task spec YAML, or a benchmark or dataset with
+   * one entry); `ref:` inputs and the rubric resolve relative to the file. A file with more tasks
+   * is refused, naming its kind and count: load it with `loadSuite(path)` and run it with
+   * `runExperiment`.
+   */
   static async fromFile(path: string): Promise<TaskSpec> {
     const { loadSuite } = await import('../formats/index.ts');
-    return new TaskSpec(await loadSuite(path));
+    const suite = await loadSuite(path);
+    if (suite.tasks.length !== 1) {
+      const kind = FILE_KIND_WORDS[suite.source?.format ?? 'suite-v1'];
+      throw new HarnessEvalError(
+        'invalid_input',
+        `${path}: a ${kind.file} with ${suite.tasks.length} ${kind.items}, and a TaskSpec is one task; load it with loadSuite(path) and run it with runExperiment({ suite, harness })`,
+        { data: { path, tasks: suite.tasks.length } },
+      );
+    }
+    return new TaskSpec(suite);
   }
 
   /** Wraps a task built in code (schema defaults for scoring). */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { harnessEvalVersion } from '../version.ts';
 import { commands } from './commands/index.ts';
@@ -21,6 +22,9 @@ export function namedCommand(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The commands whose arguments are suite or benchmark files that may name `plugins:`. */
+const FILE_COMMANDS = new Set(['run', 'validate', 'lint']);
+
 /**
  * Builds the program; each command file registers itself (flags, help, examples, action).
  * With `only`, just that command: building all twelve costs several ms of every start.
@@ -42,12 +46,18 @@ export function buildProgram(io: CliIO, only?: string): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  program.hook('preAction', async (cmd) => {
+  program.hook('preAction', async (cmd, action) => {
     io.debug = cmd.opts()['debug'] === true || io.debug;
     const plugins: unknown = cmd.opts()['plugin'];
     if (Array.isArray(plugins) && plugins.length > 0) {
       const { loadPlugin } = await import('../plugins/load.ts');
       for (const plugin of plugins) if (typeof plugin === 'string') await loadPlugin(plugin, io.cwd);
+    }
+    // A suite or benchmark may name its own plugin modules (`plugins:`); they load before the
+    // file is checked, exactly like `--plugin`.
+    if (FILE_COMMANDS.has(action.name())) {
+      const { loadFilePlugins } = await import('../plugins/file-plugins.ts');
+      for (const arg of action.args) await loadFilePlugins(resolve(io.cwd, arg));
     }
   });
   for (const command of commands)

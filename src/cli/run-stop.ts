@@ -22,7 +22,8 @@ const quote = (arg: string) => (/^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replac
  */
 export function resumeCommand(inputs: ResumeInputs, id: string): string | undefined {
   if (inputs.store === false) return undefined;
-  const parts = ['harnesseval', 'run', quote(inputs.file), '--resume', id];
+  // `npx`: a project's harnesseval is in node_modules/.bin, not on PATH.
+  const parts = ['npx', 'harnesseval', 'run', quote(inputs.file), '--resume', id];
   if (inputs.harness !== undefined) parts.push('--harness', quote(inputs.harness));
   // A store from $HARNESSEVAL_STORE is found again the same way; a URL's password is not printed.
   if (typeof inputs.store === 'string') parts.push('--store', quote(shownStore(inputs.store)));

@@ -76,6 +76,8 @@ export const BenchmarkFileSchema = z
     metrics: z.array(MetricEntrySchema).default([]),
     thresholds: z.record(z.string(), ThresholdSchema).default({}),
     tests: z.array(TestSchema).min(1),
+    /** Plugin modules (paths relative to this file) the CLI loads before it checks the names here. */
+    plugins: z.array(z.string().min(1)).default([]),
   })
   .strict();
 export type BenchmarkFile = z.infer<typeof BenchmarkFileSchema>;

@@ -54,6 +54,8 @@ export const SuiteFileSchema = z
     rubric: z.string().optional(),
     /** The LLM judge for rubric criteria (`--judge` on the command line overrides it). */
     judge: JudgeSettingSchema.optional(),
+    /** Plugin modules (paths relative to this file) the CLI loads before it checks the names here. */
+    plugins: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

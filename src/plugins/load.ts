@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { registerAdapter } from '../adapters/registry.ts';
 import type { AdapterDefinition } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
@@ -62,9 +63,27 @@ function hasOptions<T>(x: unknown): x is T {
   return isObject(x) && hasNameAndCreate(x) && isObject(x['options']);
 }
 
-/** Imports a plugin module (TypeScript or JavaScript) and registers what it contributes. */
-export async function loadPlugin(path: string, baseDir: string): Promise<string[]> {
-  const exports = await importUserModule(path, baseDir);
+/**
+ * Plugin modules loaded in this process, by absolute path. tsx gives every import of a TypeScript
+ * file fresh definition objects, which the registries would refuse as a second plugin with the
+ * same names; so a module named twice (`--plugin` and a file's `plugins:`) loads once.
+ */
+const loadedModules = new Map<string, Promise<string[]>>();
+
+/** Imports a plugin module (TypeScript or JavaScript) and registers what it contributes; once per path. */
+export function loadPlugin(path: string, baseDir: string): Promise<string[]> {
+  const absolute = resolve(baseDir, path);
+  const known = loadedModules.get(absolute);
+  if (known !== undefined) return known;
+  const loading = registerPluginModule(absolute);
+  loadedModules.set(absolute, loading);
+  // A module that failed may be fixed and named again (a long-lived library process).
+  loading.catch(() => loadedModules.delete(absolute));
+  return loading;
+}
+
+async function registerPluginModule(path: string): Promise<string[]> {
+  const exports = await importUserModule(path, dirname(path));
   const plugin = exports['default'] ?? exports['plugin'];
   if (!isObject(plugin)) {
     throw new HarnessEvalError(

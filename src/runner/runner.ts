@@ -16,6 +16,7 @@ import { TrialChecks } from './checks.ts';
 import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
+import { type HarnessInput, resolveHarness } from './harness-input.ts';
 import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, trialKey } from './plan.ts';
@@ -26,7 +27,14 @@ import { checkCodebases } from './workspace.ts';
 
 export interface RunExperimentOptions {
   readonly suite: Suite;
-  readonly harness: HarnessConfig;
+  /**
+   * A config naming an adapter, or the harness in code (a `Harness` with `run(task, ctx)`, or an
+   * `AgentV1`) — the same object `Evaluator` takes; it is recorded as an `in-process` harness
+   * named after its `name`, with `harnessVersion` as its version.
+   */
+  readonly harness: HarnessInput;
+  /** The version recorded for a harness given in code (default `0.0.0`). */
+  readonly harnessVersion?: string;
   /** The agent to drive; created from `harness` (its adapter and options) when absent. */
   readonly agent?: AgentV1;
   /** Folder that relative paths in the harness options resolve against. */
@@ -62,15 +70,24 @@ export interface RunExperimentOptions {
   readonly judgeCompletion?: CompleteText;
 }
 
+/** The options once the harness is a config (and, for a harness given in code, its agent). */
+type ResolvedRunOptions = Omit<RunExperimentOptions, 'harness'> & { readonly harness: HarnessConfig };
+
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
  * metrics -> result assembly. Every finished trial is in the store before the next event fires;
  * a trial the run stopped before it had a result is not stored (resume runs it). A library
  * function: it emits events and returns the experiment; it never prints.
  */
-export async function runExperiment(given: RunExperimentOptions): Promise<Experiment> {
+export async function runExperiment(input: RunExperimentOptions): Promise<Experiment> {
+  const resolved = resolveHarness(input.harness, input.agent, { version: input.harnessVersion });
   // A suite built in code may name llm_rubric / human evaluators; loaded files are converted already.
-  const options = { ...given, suite: gradedEvaluatorsAsCriteria(given.suite) };
+  const options: ResolvedRunOptions = {
+    ...input,
+    suite: gradedEvaluatorsAsCriteria(input.suite),
+    harness: resolved.harness,
+    ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
+  };
   const env = options.env ?? process.env;
   const store = options.store;
   const suiteDir = suiteDirOf(options.suite);
@@ -130,7 +147,7 @@ interface Prepared {
   readonly emit: (event: RunnerEvent) => Promise<void>;
 }
 
-async function runTrials(options: RunExperimentOptions, prepared: Prepared): Promise<Experiment> {
+async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promise<Experiment> {
   const { plan, agent, emit } = prepared;
   const { experiment, done, settings, tasks } = plan;
   const store = options.store;

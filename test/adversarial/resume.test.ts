@@ -59,7 +59,7 @@ function peek(db: string): Peek | undefined {
 
 /** The printed resume command, as CLI arguments. */
 function printedResume(stderr: string): string[] {
-  const line = /resume with: harnesseval (.+)$/m.exec(stderr)?.[1];
+  const line = /resume with: npx harnesseval (.+)$/m.exec(stderr)?.[1];
   if (line === undefined) throw new Error(`no resume command in:\n${stderr}`);
   return line.split(' ');
 }

@@ -88,7 +88,7 @@ describe('signals with hanging agents leave 0 processes behind', () => {
       expect(leftovers()).toBe(0);
       expect(r.status).toBe(130);
       expect(r.stderr).toMatch(/stopping now/);
-      expect(r.stderr).toMatch(/interrupted; resume with: harnesseval run .*--resume exp-/);
+      expect(r.stderr).toMatch(/interrupted; resume with: npx harnesseval run .*--resume exp-/);
       expect(status(db)).toBe('interrupted');
     }, 40_000);
   }
@@ -208,7 +208,7 @@ describe('a second signal after a fast stop', () => {
     const r = await run.done;
     expect(r.signal).toBeNull();
     expect(r.status).toBe(130);
-    expect(r.stderr).toMatch(/resume with: harnesseval run .*--resume exp-/);
+    expect(r.stderr).toMatch(/resume with: npx harnesseval run .*--resume exp-/);
   }, 60_000);
 });
 

@@ -64,7 +64,7 @@ describe('another process holding the write lock', () => {
     const r = await run.done;
     expect(r.status).toBe(130);
     expect(r.stderr).toMatch(/the store refused a write: .*held the write lock for more than 1\.0 s/);
-    expect(r.stderr).toMatch(/interrupted; resume with: harnesseval run .*--resume exp-/);
+    expect(r.stderr).toMatch(/interrupted; resume with: npx harnesseval run .*--resume exp-/);
     expect(records(db)?.status).toBe('interrupted');
     const id = /--resume (\S+)/.exec(r.stderr)?.[1] ?? '';
     const resumed = await cli(['run', SLOW, '--resume', id, '--store', db, '--no-progress'], dir);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunRecordSchema } from '../../src/core/run-record.ts';
+import { ExperimentSchema } from '../../src/core/experiment.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let cwd: string;
@@ -54,8 +54,11 @@ describe('examples/basic-eval.ts (the seed-004 snippet)', () => {
     expect(stdout).toMatch(/pending ac-06/);
     const saved = await readdir(join(cwd, 'runs'));
     expect(saved).toHaveLength(1);
+    // The saved file is the experiment export (`report` and `runs import` read it): one record.
     const json: unknown = JSON.parse(await readFile(join(cwd, 'runs', saved[0]!), 'utf8'));
-    const record = RunRecordSchema.parse(json);
+    const experiment = ExperimentSchema.parse(json);
+    expect(experiment.records).toHaveLength(1);
+    const record = experiment.records[0]!;
     expect(record.task_id).toBe('auth-implementation');
     expect(record.harness_config).toMatchObject({ version: '0.3.1', trust_tier: 'supervised' });
     expect(record.scores['functional_completeness']).toBe(1);

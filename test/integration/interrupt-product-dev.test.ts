@@ -70,7 +70,7 @@ describe('Ctrl-C on the product-dev suite', () => {
     }
     expect(partial.records.length).toBeLessThan(2);
 
-    const command = /resume with: harnesseval (.+)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
+    const command = /resume with: npx harnesseval (.+)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
     const resumed = await cli([...command, '--no-progress'], dir);
     expect(resumed.status, resumed.stderr).toBe(0);
     const finished = await exported(db, id);

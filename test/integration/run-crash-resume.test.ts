@@ -91,7 +91,7 @@ describe('harnesseval run: crash and resume', () => {
     const state = peek(db);
     expect(state?.status).toBe('interrupted');
     expect(state?.records).toBeLessThan(TRIALS);
-    expect(interrupted.stderr).toContain(`resume with: harnesseval run ${SUITE} --resume ${state?.id}`);
+    expect(interrupted.stderr).toContain(`resume with: npx harnesseval run ${SUITE} --resume ${state?.id}`);
     // The in-flight trials finished normally: none was cut off.
     const partial = await exported(state?.id ?? '', db, dir);
     expect(partial.records.every((r) => r.outcome === 'pass')).toBe(true);
@@ -122,7 +122,9 @@ describe('harnesseval run: crash and resume', () => {
     expect(Date.now() - second).toBeLessThan(4000);
     expect(result.status).toBe(130);
     expect(result.stderr).toMatch(/stopping now/);
-    expect(result.stderr).toMatch(/interrupted; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
+    expect(result.stderr).toMatch(
+      /interrupted; resume with: npx harnesseval run .*stuck\.yaml --resume exp-/,
+    );
     expect(peek(db)?.records).toBe(1);
     // The second signal no longer skips the bookkeeping: the experiment says it was interrupted.
     expect(peek(db)?.status).toBe('interrupted');

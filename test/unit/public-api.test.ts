@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.ts';
+import * as pluginApi from '../../src/plugin.ts';
 
 // The public surface is a promise to users: adding a name is a decision, removing one a breaking change.
 describe('public API', () => {
@@ -127,6 +128,7 @@ describe('public API', () => {
         "ingestOtlp",
         "jsonSchemaFor",
         "lintFile",
+        "loadFilePlugins",
         "loadHarnessConfig",
         "loadModelScript",
         "loadPlugin",
@@ -157,8 +159,10 @@ describe('public API', () => {
         "registerEvaluator",
         "registerMetric",
         "registerReporter",
+        "renderComparisonConsole",
         "renderComparisonMarkdown",
         "renderExperimentHtml",
+        "renderTimelineConsole",
         "renderTimelineMarkdown",
         "reporterForFile",
         "reporterNames",
@@ -176,6 +180,32 @@ describe('public API', () => {
         "tasksNeeded",
         "unregisterAdapter",
         "validateFile",
+      ]
+    `);
+  });
+
+  it('harnesseval/plugin exports exactly these names (what a plugin author imports)', () => {
+    expect(Object.keys(pluginApi).sort()).toMatchInlineSnapshot(`
+      [
+        "HarnessEvalError",
+        "abortedOutput",
+        "binary",
+        "cannotJudge",
+        "defineAdapter",
+        "defineEvaluator",
+        "defineMetric",
+        "definePlugin",
+        "defineReporter",
+        "deliver",
+        "emptyResult",
+        "failedOutput",
+        "formatMetricValue",
+        "meanOverTasks",
+        "noOptions",
+        "optionsSchema",
+        "outputText",
+        "toResult",
+        "z",
       ]
     `);
   });

@@ -182,7 +182,7 @@ export async function cleanupRuns(io: CliIO, options: StoreChoice): Promise<void
       const file = suiteFile === undefined ? 'SUITE_FILE' : safe(suiteFile);
       writeLine(
         io.stdout,
-        `${safe(id)}: its run is gone; marked interrupted (resume with: harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
+        `${safe(id)}: its run is gone; marked interrupted (resume with: npx harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
       );
     }
     if (report.orphans.size === 0 && report.interrupted.length === 0)

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommand } from '../../../src/formats/command-line.ts';
 import { formatPath } from '../../../src/formats/issues.ts';
 import { closestName as closest, editDistance, unknownNameMessage } from '../../../src/util/suggest.ts';
-
-describe('splitCommand', () => {
-  it.each([
-    ['npm test', ['npm', 'test']],
-    ['  npx vitest   run ', ['npx', 'vitest', 'run']],
-    [`node -e "console.log('a b')"`, ['node', '-e', "console.log('a b')"]],
-    [`echo 'a "b" c' d`, ['echo', 'a "b" c', 'd']],
-    ['a\\ b c', ['a b', 'c']],
-    ['ls | wc -l && rm -rf /', ['ls', '|', 'wc', '-l', '&&', 'rm', '-rf', '/']],
-    ['', []],
-    ['say ""', ['say', '']],
-  ])('%j -> %j (no shell interpretation)', (input, argv) => {
-    expect(splitCommand(input)).toEqual(argv);
-  });
-
-  it('rejects an unterminated quote', () => {
-    expect(() => splitCommand('echo "oops')).toThrow(/unterminated/);
-  });
-});
 
 describe('suggestions', () => {
   it('uses Damerau distance (a transposition is one edit)', () => {

@@ -1,0 +1,51 @@
+import { dirname, extname } from 'node:path';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import { detectDocumentKind } from '../formats/detect.ts';
+import { readDocument } from '../formats/read-file.ts';
+import { parseYamlSource } from '../formats/yaml-source.ts';
+import { loadPlugin } from './load.ts';
+
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * Loads the plugin modules a suite or benchmark file names in `plugins:` (paths relative to the
+ * file), as `--plugin` does, so that the names they register pass when the file is checked. It
+ * must run before the file loads: the formats check names against the registries and never load
+ * plugin code themselves. A file that is missing, unreadable or not a suite or benchmark is left
+ * to the loader, which reports it with its location; so is a `plugins:` value of the wrong type.
+ * Returns what was registered (`evaluator word_limit`, …).
+ */
+export async function loadFilePlugins(file: string): Promise<string[]> {
+  if (!DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase())) return [];
+  let text: string;
+  try {
+    const document = readDocument(file);
+    if (document.diagnostics.length > 0) return [];
+    text = document.text;
+  } catch {
+    return [];
+  }
+  const source = parseYamlSource(file, text);
+  const kind = detectDocumentKind(source.value);
+  if (kind !== 'suite' && kind !== 'benchmark') return [];
+  const list = (source.value as Record<string, unknown>)['plugins'];
+  if (!Array.isArray(list)) return [];
+  const registered: string[] = [];
+  for (const [i, entry] of list.entries()) {
+    if (typeof entry !== 'string' || entry === '') continue;
+    try {
+      registered.push(...(await loadPlugin(entry, dirname(file))));
+    } catch (error) {
+      const { line, col } = source.locate(['plugins', i]);
+      throw new HarnessEvalError(
+        'invalid_config',
+        `${file}:${line}:${col}: plugins[${i}]: ${errorMessage(error)}`,
+        {
+          cause: error,
+          data: { file, plugin: entry },
+        },
+      );
+    }
+  }
+  return registered;
+}
