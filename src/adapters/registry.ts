@@ -43,6 +43,22 @@ export const builtinAdapters = {
     description: 'An MCP server over stdio or streamable HTTP; one connection per run.',
     load: async () => (await import('./mcp.ts')).mcpAdapter,
   },
+  'claude-code': {
+    options: adapterOptionSchemas['claude-code'],
+    description:
+      'Claude Code (`claude -p`, stream-json) in the trial workspace; its stream becomes the trace.',
+    load: async () => (await import('./claude-code.ts')).claudeCodeAdapter,
+  },
+  codex: {
+    options: adapterOptionSchemas.codex,
+    description: 'Codex CLI (`codex exec --json`) in the trial workspace; its events become the trace.',
+    load: async () => (await import('./codex.ts')).codexAdapter,
+  },
+  acp: {
+    options: adapterOptionSchemas.acp,
+    description: 'Any Agent Client Protocol agent over stdio (Gemini CLI, OpenCode, Goose, ...).',
+    load: async () => (await import('./acp.ts')).acpAdapter,
+  },
 } as const satisfies BuiltinAdapters;
 
 /** A registered user adapter: its entry and the definition it came from. */

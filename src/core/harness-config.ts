@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GatewaySettingsSchema } from './gateway-config.ts';
 
 /** USD per million tokens of one model. */
 export const ModelPriceSchema = z.object({
@@ -37,6 +38,8 @@ export const HarnessConfigSchema = z.object({
   trust_tier: TrustTierSchema.optional(),
   /** Prices used to compute cost from tokens when the harness reports none. */
   pricing: PricingOverrideSchema.optional(),
+  /** Route the harness's model calls through the recording gateway (see docs/evaluating-coding-agents.md). */
+  gateway: GatewaySettingsSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

@@ -1,7 +1,15 @@
 import { extname } from 'node:path';
 
 /** The input file kinds HarnessEval reads. */
-export const FILE_KINDS = ['eval-case-v0', 'benchmark', 'suite', 'task-spec', 'rubric', 'harness'] as const;
+export const FILE_KINDS = [
+  'eval-case-v0',
+  'benchmark',
+  'suite',
+  'task-spec',
+  'rubric',
+  'harness',
+  'model-script',
+] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export function isFileKind(value: string): value is FileKind {
@@ -39,6 +47,7 @@ export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case
   if (has('acceptance_criteria') || (has('id') && has('domain'))) return 'task-spec';
   if (has('rubric') && !has('tasks')) return 'rubric';
   if (has('adapter')) return 'harness';
+  if (has('turns')) return 'model-script';
   return undefined;
 }
 

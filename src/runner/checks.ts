@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { AgentOutput } from '../core/agent-output.ts';
+import { type AgentOutput, ANSWER_ERROR_KINDS } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
 import type { EvaluatorRef } from '../core/plugin-ref.ts';
@@ -33,6 +33,16 @@ export interface CheckContext {
 interface PreparedTask {
   readonly evaluators: readonly EvaluatorV1[];
   readonly criteria: ReadonlyMap<string, EvaluatorV1>;
+  /** A check judges errors (`expect_error`): an answer error is this task's output, not a failed trial. */
+  readonly expectsError: boolean;
+}
+
+/** What the checks of one trial found. */
+export interface TrialJudgement {
+  readonly evaluations: EvaluationResult[];
+  readonly criteria: CriterionResult[];
+  /** The output is an error the task expected to see judged, so the trial did not error. */
+  readonly errorIsOutput: boolean;
 }
 
 /**
@@ -79,23 +89,25 @@ export class TrialChecks {
         const ref = criterionRef(criterion);
         if (ref !== undefined) criteria.set(criterion.id, await make(ref, `criterion ${criterion.id}`));
       }
-      checks.prepared.set(task.id, { evaluators, criteria });
+      const expectsError = [...evaluators, ...criteria.values()].some((e) => e.judgesErrors === true);
+      checks.prepared.set(task.id, { evaluators, criteria, expectsError });
     }
     return checks;
   }
 
   /** Runs the task's evaluators and automated criteria on one output; rubric and human criteria wait. */
-  async check(
-    task: Task,
-    output: AgentOutput,
-    ctx: CheckContext,
-  ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
+  async check(task: Task, output: AgentOutput, ctx: CheckContext): Promise<TrialJudgement> {
     const prepared = this.prepared.get(task.id);
     if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
+    const errorIsOutput =
+      prepared.expectsError &&
+      output.error !== undefined &&
+      ANSWER_ERROR_KINDS.includes(output.error_kind ?? 'agent');
     const context = {
       task,
       output,
       signal: ctx.signal,
+      errorIsOutput,
       ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
     };
     const evaluations = await Promise.all(prepared.evaluators.map((e) => safeEvaluate(e, context)));
@@ -107,7 +119,7 @@ export class TrialChecks {
           : await this.gradeRubric(task, criterion, output, ctx),
       );
     }
-    return { evaluations, criteria };
+    return { evaluations, criteria, errorIsOutput };
   }
 
   private async gradeRubric(

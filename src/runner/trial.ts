@@ -15,6 +15,7 @@ import type { RunnerEvent } from './events.ts';
 import type { Trial } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { TrialTelemetry } from './telemetry.ts';
+import type { RunGateway } from './trial-gateway.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
 import { workspaceDiff } from './workspace-diff.ts';
 
@@ -30,6 +31,8 @@ export interface TrialSetup {
   readonly deadlines: TrialDeadlines;
   readonly settings: RunSettings;
   readonly prices: PriceTable;
+  /** The run's recording model gateway (`gateway:` in the harness config): a route per trial. */
+  readonly gateway: RunGateway | undefined;
   readonly random: () => number;
   /** Out-of-process harnesses report through per-trial files (`trace_file` names the OTLP one). */
   readonly telemetry: { readonly files: boolean; readonly traceFile: string | undefined };
@@ -68,6 +71,11 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   const timestamp = new Date().toISOString();
   const t0 = performance.now();
   const deadline = deadlines.start(timeoutSeconds * 1000);
+  const route = setup.gateway?.open({
+    task: trial.task.id,
+    epoch: String(trial.epoch),
+    ...(workspace === undefined ? {} : { workspace: workspace.path }),
+  });
   try {
     const ctx: TrialContext = {
       task: trial.task,
@@ -79,8 +87,11 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
         HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
         // Where a subprocess harness appends its events (and finds its OTLP trace file name).
         ...telemetry?.env(),
+        // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+        ...route?.env,
       },
       ...(workspace === undefined ? {} : { workspace: workspace.path }),
+      ...(route === undefined ? {} : { gateway: route.gateway }),
     };
     const attempt = await attemptTrial(setup.agent, trial.task.input, ctx, {
       retries: settings.retries,
@@ -97,7 +108,9 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
         }),
     });
     if (deadlines.aborted || attempt.output.error_kind === 'aborted') return undefined;
-    const collected = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    const fromHarness = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    // The gateway saw every model call: its calls replace the reported ones (roles kept).
+    const collected = route === undefined ? fromHarness : await route.collect(fromHarness);
     // Whatever the adapter (a plugin's too), data deeper than the walks downstream can take is refused.
     const reported = overran(refuseTooDeep(collected), t0, timeoutSeconds);
     // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
@@ -139,6 +152,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
     });
   } finally {
     deadline.dispose();
+    await route?.discard();
     await workspace?.dispose(setup.keepWorkspaces);
   }
 }

@@ -3,6 +3,7 @@ import type { CliIO } from '../io.ts';
 import { register as registerCompare } from './compare.ts';
 import { register as registerGrade } from './grade.ts';
 import { register as registerIngestOtel } from './ingest-otel.ts';
+import { register as registerInit } from './init.ts';
 import { register as registerLint } from './lint.ts';
 import { register as registerLoad } from './load.ts';
 import { register as registerPower } from './power.ts';
@@ -33,4 +34,5 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'grade', register: registerGrade },
   { name: 'ingest-otel', register: registerIngestOtel },
   { name: 'schema', register: registerSchema },
+  { name: 'init', register: registerInit },
 ];

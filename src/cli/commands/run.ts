@@ -125,7 +125,8 @@ async function runCommand(
   let harnessBaseDir: string;
   let judge: JudgeConfig | undefined;
   try {
-    suite = await loadSuite(resolve(io.cwd, file));
+    // With --harness the file's own agent is never created, so it need not be creatable.
+    suite = await loadSuite(resolve(io.cwd, file), { checkAgent: flags.harness === undefined });
     judge = await judgeFor(suite, flags.judge);
     if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);

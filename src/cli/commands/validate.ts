@@ -23,7 +23,9 @@ Exit status: 0 all valid, 1 invalid content or a missing file, 2 wrong usage.`;
 export const register: RegisterCommand = (program, io) => {
   program
     .command('validate')
-    .description('check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config)')
+    .description(
+      'check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config, model script)',
+    )
     .argument('<files...>', 'files to validate')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(
@@ -34,6 +36,7 @@ export const register: RegisterCommand = (program, io) => {
         'task-spec',
         'rubric',
         'harness',
+        'model-script',
       ]),
     )
     .addHelpText('after', EXAMPLES)

@@ -28,6 +28,7 @@ const ALL = [
   'grade',
   'ingest-otel',
   'schema',
+  'init',
 ];
 
 describe('namedCommand (start-up registers only the command being run)', () => {
