@@ -167,6 +167,7 @@ describe('issue 9 through the built CLI, against scipy/statsmodels', () => {
     const [a, b] = await pairFiles('lower_is_better', { metrics: ['latency', 'cost_per_task', 'cost'] });
     const e = referenceCase('lower_is_better').expected;
     const c = await compareJson([a, b]);
+    // A suite's `latency` is read as agent_latency (issue 10 item 7).
     const latency = row(c, 'agent_latency').deltas[0]!;
     near(latency.paired?.p_value, e.latency.paired.p_value, 12);
     expect(latency).toMatchObject({ is_improvement: true });
