@@ -73,6 +73,8 @@ export const adapterOptionSchemas = {
     .refine((o) => (o.command === undefined) !== (o.url === undefined), {
       message: 'give exactly one of `command` (stdio) or `url` (streamable HTTP)',
     }),
+  /** Harbor's oracle: runs the task's own solution/solve.sh in the sandbox (is every task solvable?). */
+  oracle: z.object({}).strict(),
 } as const;
 
 export type BuiltinAdapterName = keyof typeof adapterOptionSchemas;

@@ -37,6 +37,8 @@ function resolveCommand(command: string, baseDir: string): string {
 }
 
 interface Invocation {
+  /** The harness command as configured, for messages (the spawned one may be the sandbox's). */
+  readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
@@ -50,13 +52,13 @@ function spawnFailure(error: unknown, invocation: Invocation, latency: number): 
     return failedOutput('config', `the working directory ${invocation.cwd} does not exist`, { latency });
   }
   if (code === 'ENOENT') {
-    return failedOutput('config', `command not found: ${invocation.command} (not a file, and not on PATH)`, {
+    return failedOutput('config', `command not found: ${invocation.label} (not a file, and not on PATH)`, {
       latency,
     });
   }
   if (code === 'EACCES')
-    return failedOutput('config', `command is not executable: ${invocation.command}`, { latency });
-  return failedOutput('crash', `could not start ${invocation.command}: ${errorMessage(error)}`, { latency });
+    return failedOutput('config', `command is not executable: ${invocation.label}`, { latency });
+  return failedOutput('crash', `could not start ${invocation.label}: ${errorMessage(error)}`, { latency });
 }
 
 /** Runs the harness once; always resolves, and only after its whole process group is gone. */
@@ -130,14 +132,14 @@ function runProcess(invocation: Invocation, options: CliOptions, ctx: TrialConte
         } else if (signal.aborted) settle(abortedOutput(signal, { latency, metadata }));
         else if (killedBy !== null)
           settle(
-            failedOutput('crash', withTail(`${invocation.command} was killed by ${killedBy}`), {
+            failedOutput('crash', withTail(`${invocation.label} was killed by ${killedBy}`), {
               latency,
               metadata,
             }),
           );
         else if (code !== 0)
           settle(
-            failedOutput('agent', withTail(`${invocation.command} exited with code ${code}`), {
+            failedOutput('agent', withTail(`${invocation.label} exited with code ${code}`), {
               latency,
               metadata,
             }),
@@ -176,9 +178,28 @@ function invocationFor(
   input: TaskInput,
   ctx: TrialContext,
 ): Invocation {
+  const invocation = hostInvocation(options, environment, fixedEnv, input, ctx);
+  if (ctx.sandbox === undefined) return invocation;
+  // Inside the sandbox the harness starts in the workspace, whatever `cwd` says of the host.
+  const wrapped = ctx.sandbox.command([invocation.command, ...invocation.args], {
+    cwd: ctx.workspace,
+    env: invocation.env,
+  });
+  return { ...invocation, command: wrapped.command, args: wrapped.args, cwd: wrapped.cwd, env: wrapped.env };
+}
+
+function hostInvocation(
+  options: CliOptions,
+  environment: AdapterEnvironment,
+  fixedEnv: Record<string, string>,
+  input: TaskInput,
+  ctx: TrialContext,
+): Invocation {
   const byArg = options.input === 'arg';
+  const command = resolveCommand(options.command, environment.baseDir);
   return {
-    command: resolveCommand(options.command, environment.baseDir),
+    label: command,
+    command,
     args: byArg ? options.args.map((arg) => fillText(arg, input)) : options.args,
     cwd:
       options.cwd === undefined
@@ -198,10 +219,13 @@ async function createCliAgent(options: CliOptions, environment: AdapterEnvironme
       `input: arg needs an argument containing ${INPUT_PLACEHOLDER}`,
     );
   }
+  const command = resolveCommand(options.command, environment.baseDir);
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
     reports: 'files',
+    // A harness script is read inside a sandbox; a bare name is found on the sandbox's PATH.
+    sandboxPaths: isAbsolute(command) ? [command] : [],
     run: async (input, ctx) =>
       ctx.signal.aborted
         ? abortedOutput(ctx.signal)

@@ -43,6 +43,11 @@ export const builtinAdapters = {
     description: 'An MCP server over stdio or streamable HTTP; one connection per run.',
     load: async () => (await import('./mcp.ts')).mcpAdapter,
   },
+  oracle: {
+    options: adapterOptionSchemas.oracle,
+    description: "Harbor's oracle: the task's own solution/solve.sh, run in the sandbox.",
+    load: async () => (await import('./oracle.ts')).oracleAdapter,
+  },
 } as const satisfies BuiltinAdapters;
 
 /** A registered user adapter: its entry and the definition it came from. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxConfigSchema } from './sandbox-config.ts';
 
 /** USD per million tokens of one model. */
 export const ModelPriceSchema = z.object({
@@ -33,6 +34,8 @@ export const HarnessConfigSchema = z.object({
   trust_tier: TrustTierSchema.optional(),
   /** Prices used to compute cost from tokens when the harness reports none. */
   pricing: PricingOverrideSchema.optional(),
+  /** Run each trial's harness and checks in a sandbox (overrides the suite's `sandbox:`). */
+  sandbox: SandboxConfigSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

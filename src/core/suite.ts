@@ -3,6 +3,7 @@ import { HarnessConfigSchema } from './harness-config.ts';
 import { JudgeConfigSchema } from './judge.ts';
 import { EvaluatorRefSchema, MetricRefSchema } from './plugin-ref.ts';
 import { RubricSchema } from './rubric.ts';
+import { SandboxConfigSchema } from './sandbox-config.ts';
 import { TaskSchema } from './task.ts';
 
 /** A regression gate on one metric. `max_regression` is relative (0.05 = 5% worse than baseline). */
@@ -32,7 +33,13 @@ export const ScoringSchema = z.object({
 });
 export type Scoring = z.infer<typeof ScoringSchema>;
 
-export const SuiteFormatSchema = z.enum(['eval-case-v0', 'benchmark-v1', 'suite-v1', 'task-spec-v1']);
+export const SuiteFormatSchema = z.enum([
+  'eval-case-v0',
+  'benchmark-v1',
+  'suite-v1',
+  'task-spec-v1',
+  'harbor-v1',
+]);
 export type SuiteFormat = z.infer<typeof SuiteFormatSchema>;
 
 /**
@@ -59,6 +66,8 @@ export const SuiteSchema = z.object({
   judge: JudgeConfigSchema.optional(),
   /** The harness named in the file itself (a benchmark's `agent:`); `--harness` overrides it. */
   harness: HarnessConfigSchema.optional(),
+  /** The sandbox the suite's tasks run in unless the harness config or `--sandbox` names another. */
+  sandbox: SandboxConfigSchema.optional(),
   source: z
     .object({
       format: SuiteFormatSchema,

@@ -1,7 +1,15 @@
 import { extname } from 'node:path';
 
 /** The input file kinds HarnessEval reads. */
-export const FILE_KINDS = ['eval-case-v0', 'benchmark', 'suite', 'task-spec', 'rubric', 'harness'] as const;
+export const FILE_KINDS = [
+  'eval-case-v0',
+  'benchmark',
+  'suite',
+  'task-spec',
+  'rubric',
+  'harness',
+  'harbor',
+] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
 export function isFileKind(value: string): value is FileKind {
@@ -31,7 +39,7 @@ export function isJsonlDataset(path: string, head: string): boolean {
 }
 
 /** The kind of a parsed YAML/JSON document, by its top-level keys; undefined when unknown. */
-export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case-v0'> | undefined {
+export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case-v0' | 'harbor'> | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const has = (key: string) => Object.hasOwn(value, key);
   if (has('tests') && has('version')) return 'benchmark';

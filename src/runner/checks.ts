@@ -7,6 +7,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { createEvaluator } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
+import type { SandboxV1 } from '../sandbox/types.ts';
 import type { RubricGrader } from './rubric-grader.ts';
 
 /** The evaluators of a task: the suite's plus the task's; `exact_match` when it has only `expected`. */
@@ -88,7 +89,13 @@ export class TrialChecks {
   async check(
     task: Task,
     output: AgentOutput,
-    ctx: { signal: AbortSignal; workspace?: string | undefined; producerModels: readonly string[] },
+    ctx: {
+      signal: AbortSignal;
+      workspace?: string | undefined;
+      producerModels: readonly string[];
+      /** Commands of checks run in the trial's sandbox. */
+      sandbox?: SandboxV1 | undefined;
+    },
   ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
     const prepared = this.prepared.get(task.id);
     if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
@@ -97,6 +104,7 @@ export class TrialChecks {
       output,
       signal: ctx.signal,
       ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
+      ...(ctx.sandbox === undefined ? {} : { sandbox: ctx.sandbox }),
     };
     const evaluations = await Promise.all(prepared.evaluators.map((e) => safeEvaluate(e, context)));
     const criteria: CriterionResult[] = [];

@@ -1,6 +1,8 @@
 import { dirname } from 'node:path';
+import { failedOutput } from '../adapters/agent-result.ts';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
-import { HarnessEvalError } from '../core/errors.ts';
+import type { AgentOutput } from '../core/agent-output.ts';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import {
   type Experiment,
   type MetricResult,
@@ -11,6 +13,7 @@ import {
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import type { CompleteText } from '../scoring/judge.ts';
@@ -26,6 +29,8 @@ import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { filterTasks, planTrials, type Trial, trialKey } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
 import { RubricGrader } from './rubric-grader.ts';
+import { checkSandboxFor, openTrialSandbox, type TrialSandbox } from './sandbox-step.ts';
+import { runSteps, stepsTimeoutSeconds, stepTasks } from './steps.ts';
 import { TrialTelemetry } from './telemetry.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
 
@@ -54,6 +59,10 @@ export interface RunExperimentOptions {
   readonly judge?: JudgeConfig;
   /** Replaces the AI SDK call to the judge (tests, custom clients). */
   readonly judgeCompletion?: CompleteText;
+  /** The sandbox for every trial; the harness config's, then the suite's, when absent. */
+  readonly sandbox?: SandboxConfig;
+  /** 127.0.0.1 ports a sandbox with `network: loopback` lets through (the model gateway's). */
+  readonly sandboxForwardPorts?: readonly number[];
 }
 
 /**
@@ -77,7 +86,14 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   const { experiment, done } = await openExperiment(options, settings, tasks, suiteDir);
   const rubrics = await RubricGrader.create(options.suite, options.judge, env, options.judgeCompletion);
-  const checks = await TrialChecks.prepare(options.suite, tasks, env, rubrics);
+  const sandboxConfig = options.sandbox ?? options.harness.sandbox ?? options.suite.sandbox;
+  await checkSandboxFor(tasks, sandboxConfig);
+  const checks = await TrialChecks.prepare(
+    options.suite,
+    [...tasks, ...tasks.flatMap(stepTasks)],
+    env,
+    rubrics,
+  );
   experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
   const agent =
     options.agent ?? (await createAgentFor(options.harness, options.harnessBaseDir ?? suiteDir, env));
@@ -138,7 +154,9 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   };
 
   const runTrial = async (trial: Trial): Promise<RunRecord | undefined> => {
-    const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
+    const fallbackSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
+    const timeoutSeconds =
+      trial.task.steps === undefined ? fallbackSeconds : stepsTimeoutSeconds(trial.task, fallbackSeconds);
     const workspace = await createWorkspace(trial.task, { fallbackDir: suiteDir });
     const telemetry = !reportsThroughFiles
       ? undefined
@@ -147,26 +165,32 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     const t0 = performance.now();
     const deadline = deadlines.start(timeoutSeconds * 1000);
     const { signal } = deadline;
+    let box: TrialSandbox | undefined;
     try {
+      const trialEnv = {
+        HARNESSEVAL_TRIAL: trial.key,
+        HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
+        // Where a subprocess harness appends its events (and finds its OTLP trace file name).
+        ...telemetry?.env(),
+      };
+      const opened = await openSandbox(trial.task, workspace?.path, trialEnv);
+      box = opened.box;
+      const workspacePath = box?.workspace ?? workspace?.path;
       const ctx: TrialContext = {
         task: trial.task,
         epoch: trial.epoch,
         trialId: `${experiment.id}:${trial.key}`,
         signal,
-        env: {
-          HARNESSEVAL_TRIAL: trial.key,
-          HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
-          // Where a subprocess harness appends its events (and finds its OTLP trace file name).
-          ...telemetry?.env(),
-        },
-        ...(workspace === undefined ? {} : { workspace: workspace.path }),
+        env: trialEnv,
+        ...(workspacePath === undefined ? {} : { workspace: workspacePath }),
+        ...(box === undefined ? {} : { sandbox: box.sandbox }),
       };
-      const attempt = await attemptTrial(agent, trial.task.input, ctx, {
+      const attemptOptions = {
         retries: settings.retries,
         baseDelayMs: 250,
         maxDelayMs: 8000,
         random,
-        onRetry: (attempt, out) =>
+        onRetry: (attempt: number, out: AgentOutput) =>
           void emit({
             type: 'trial_retry',
             taskId: trial.task.id,
@@ -174,38 +198,119 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
             attempt,
             error: out.error ?? '',
           }),
-      });
+      };
+      const checkSignal = options.signal ?? new AbortController().signal;
+      const producers = (out: AgentOutput) => producerModels(options.harness, out);
+      if (opened.error !== undefined) {
+        const output = failedOutput('config', opened.error);
+        const judged = { evaluations: [], criteria: [] };
+        return assembleRecord({
+          ...recordBase(trial, timestamp, t0, workspacePath),
+          output,
+          attempts: 1,
+          judged,
+          restoredFiles: [],
+        });
+      }
+      if (trial.task.steps !== undefined) {
+        const ran = await runSteps({
+          task: trial.task,
+          agent,
+          ctx,
+          checks,
+          attempt: attemptOptions,
+          defaultTimeoutSeconds: fallbackSeconds,
+          sandbox: box?.sandbox,
+          workspace: workspacePath,
+          checkSignal,
+          producerModels: options.harness.model === undefined ? [] : [options.harness.model],
+        });
+        if (deadlines.aborted) return undefined;
+        const output = telemetry === undefined ? ran.output : await telemetry.collect(ran.output);
+        const judged = { evaluations: ran.evaluations, criteria: [] };
+        const record = assembleRecord({
+          ...recordBase(trial, timestamp, t0, workspacePath),
+          output,
+          attempts: ran.attempts,
+          judged,
+          restoredFiles: [],
+        });
+        record.metadata = {
+          ...record.metadata,
+          steps: ran.steps,
+          ...(ran.stoppedAfter === undefined ? {} : { stopped_after_step: ran.stoppedAfter }),
+        };
+        return record;
+      }
+      const attempt = await attemptTrial(agent, trial.task.input, ctx, attemptOptions);
       if (deadlines.aborted) return undefined;
       const output = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
       const attempts = attempt.attempts;
-      // Protected files (acceptance tests) are the task's, whatever the harness did to them.
+      // Protected files (acceptance tests) are the task's, whatever the harness did to them; in a
+      // sandbox they were withheld and arrive only now.
       const restoredFiles =
-        workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
+        box !== undefined
+          ? await box.afterAgent()
+          : workspace === undefined
+            ? []
+            : await restoreProtectedFiles(trial.task, workspace.path);
       const judged = await checks.check(trial.task, output, {
-        signal: options.signal ?? new AbortController().signal,
-        workspace: workspace?.path,
-        producerModels: producerModels(options.harness, output),
+        signal: checkSignal,
+        workspace: workspacePath,
+        producerModels: producers(output),
+        sandbox: box?.sandbox,
       });
-      return assembleRecord({
-        experimentId: experiment.id,
-        trial,
-        harness: options.harness,
+      const record = assembleRecord({
+        ...recordBase(trial, timestamp, t0, workspacePath),
         output,
         attempts,
-        timestamp,
-        duration: (performance.now() - t0) / 1000,
         judged,
-        rubricWeights: rubricWeights(options.suite, trial.task),
-        suite: options.suite,
-        keptWorkspace: options.keepWorkspaces === true ? workspace?.path : undefined,
         restoredFiles,
-        prices,
       });
+      if (box !== undefined && box.withheld.length > 0)
+        record.metadata = { ...record.metadata, withheld_files: [...box.withheld] };
+      return record;
     } finally {
       deadline.dispose();
+      await box?.dispose(options.keepWorkspaces === true);
       await workspace?.dispose(options.keepWorkspaces === true);
     }
   };
+
+  /** The trial's sandbox, or why it could not be made (an error of the trial, not of the run). */
+  const openSandbox = async (
+    task: Trial['task'],
+    workspacePath: string | undefined,
+    trialEnv: Record<string, string>,
+  ): Promise<{ box?: TrialSandbox; error?: string }> => {
+    if (sandboxConfig === undefined) return {};
+    try {
+      return {
+        box: await openTrialSandbox({
+          task,
+          config: sandboxConfig,
+          agent,
+          workspace: workspacePath,
+          env: trialEnv,
+          ...(options.sandboxForwardPorts === undefined ? {} : { forwardPorts: options.sandboxForwardPorts }),
+        }),
+      };
+    } catch (error) {
+      return { error: `the ${sandboxConfig.backend} sandbox could not start: ${errorMessage(error)}` };
+    }
+  };
+
+  const recordBase = (trial: Trial, timestamp: string, t0: number, workspacePath: string | undefined) => ({
+    experimentId: experiment.id,
+    trial,
+    harness: options.harness,
+    timestamp,
+    duration: (performance.now() - t0) / 1000,
+    rubricWeights: rubricWeights(options.suite, trial.task),
+    suite: options.suite,
+    keptWorkspace: options.keepWorkspaces === true ? workspacePath : undefined,
+    prices,
+  });
 
   try {
     await Promise.all(

@@ -101,9 +101,10 @@ export class BwrapSandbox implements SandboxV1 {
     const mappings = this.mappings();
     const ws = this.spec.workspace;
     const cwd = options.cwd === undefined ? (ws?.target ?? '/tmp') : insidePath(mappings, options.cwd);
+    // A mount whose source is gone (a report file the runner has read and removed) is left out.
     const mounts: SandboxMount[] = [
       ...(ws === undefined ? [] : [{ host: ws.host, target: ws.target, writable: true }]),
-      ...(this.spec.mounts ?? []),
+      ...(this.spec.mounts ?? []).filter((m) => existsSync(m.host)),
       ...this.copies,
     ];
     const prefix = [

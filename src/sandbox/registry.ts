@@ -65,7 +65,7 @@ async function probe(backend: SandboxBackendName): Promise<Availability> {
       const engine = findExecutable(backend);
       if (engine === undefined) return { ok: false, reason: `${backend} is not installed` };
       const run = await runCommand({
-        argv: [engine, 'info', '--format', '{{json .}}'],
+        argv: [engine, 'info', '--format', '{{.ServerVersion}}'],
         cwd: '/',
         env: process.env,
         timeoutMs: 15_000,

@@ -1,10 +1,17 @@
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
-import type { HarnessConfig } from '../../core/harness-config.ts';
+import { type HarnessConfig, HarnessConfigSchema } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
+import {
+  type SandboxBackendName,
+  type SandboxConfig,
+  SandboxConfigSchema,
+  type SandboxNetwork,
+} from '../../core/sandbox-config.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
 import { type CliIO, useColor } from '../io.ts';
@@ -38,6 +45,9 @@ interface RunFlags {
   name?: string;
   judge?: string;
   progress: boolean;
+  sandbox?: SandboxBackendName;
+  sandboxNetwork?: SandboxNetwork;
+  timeoutMultiplier?: number;
 }
 
 const examples = `
@@ -46,6 +56,8 @@ Examples:
   $ harnesseval run cases.jsonl --harness harness.yaml -j 8 --epochs 3 -o out/report.md -o out/results.xml
   $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
+  $ harnesseval run suites/harbor-examples --harness oracle        # Harbor task folders, in bwrap
+  $ harnesseval run tasks/ --harness agent.yaml --sandbox bwrap --sandbox-network loopback
 
 Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
 (unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
@@ -67,6 +79,8 @@ const positiveNumber = (name: string) => (value: string) => {
   return n;
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
+const SANDBOX_BACKENDS = ['none', 'bwrap', 'docker', 'podman'];
+const SANDBOX_NETWORKS = ['none', 'loopback', 'host'];
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -123,6 +137,22 @@ export function register(program: Command, io: CliIO): void {
       'LLM judge for rubric criteria: PROVIDER:MODEL[@BASE_URL] (overrides the suite’s judge:)',
     )
     .option('--no-progress', 'no progress output')
+    .addOption(
+      new Option(
+        '--sandbox <backend>',
+        'run each trial’s harness and checks in a sandbox (overrides sandbox:)',
+      ).choices(SANDBOX_BACKENDS),
+    )
+    .addOption(
+      new Option('--sandbox-network <mode>', 'what the sandbox may reach (default none)').choices(
+        SANDBOX_NETWORKS,
+      ),
+    )
+    .option(
+      '--timeout-multiplier <x>',
+      'Harbor tasks: multiply every agent and verifier timeout',
+      positiveNumber('--timeout-multiplier'),
+    )
     .addHelpText('after', examples)
     .action(async (file: string, flags: RunFlags) => {
       const status = await runCommand(file, flags, io);
@@ -136,10 +166,18 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   let harness: HarnessConfig;
   let harnessBaseDir: string;
   let judge: JudgeConfig | undefined;
+  let sandbox: SandboxConfig | undefined;
   try {
-    suite = await loadSuite(resolve(io.cwd, file));
+    suite = await loadSuite(
+      resolve(io.cwd, file),
+      flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier },
+    );
     judge = suite.judge;
-    if (flags.harness !== undefined) {
+    if (flags.harness === 'oracle' && !existsSync(resolve(io.cwd, 'oracle'))) {
+      // Harbor's sanity check needs no config file: the task's own solution is the harness.
+      harness = HarnessConfigSchema.parse({ name: 'oracle', version: '1.0.0', adapter: 'oracle' });
+      harnessBaseDir = io.cwd;
+    } else if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
       harness = await loadHarnessConfig(path);
       harnessBaseDir = dirname(path);
@@ -149,6 +187,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     } else {
       throw new HarnessEvalError('usage', `${file} names no agent; give one with --harness FILE`);
     }
+    sandbox = chosenSandbox(flags, harness.sandbox ?? suite.sandbox);
   } catch (error) {
     return reportError(io, error, {
       invalid_input: EXIT.usage,
@@ -211,6 +250,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
       ...(flags.resume === undefined ? {} : { resume: flags.resume }),
       ...(flags.name === undefined ? {} : { name: flags.name }),
       keepWorkspaces: flags.keepWorkspaces,
+      ...(sandbox === undefined ? {} : { sandbox }),
       ...(judge === undefined ? {} : { judge }),
       signal: interrupt.signal,
       env: io.env,
@@ -219,6 +259,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
         concurrency: flags.concurrency,
         timeout_seconds: flags.timeout,
         retries: flags.retries,
+        ...(flags.timeoutMultiplier === undefined ? {} : { timeout_multiplier: flags.timeoutMultiplier }),
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
         filters: {
           ...(flags.filterId === undefined ? {} : { id: flags.filterId }),
@@ -289,6 +330,22 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
   }
   if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
   return EXIT.ok;
+}
+
+/** `--sandbox` and `--sandbox-network` over the config's `sandbox:` section. */
+function chosenSandbox(flags: RunFlags, configured: SandboxConfig | undefined): SandboxConfig | undefined {
+  if (flags.sandbox === undefined && flags.sandboxNetwork === undefined) return configured;
+  const backend = flags.sandbox ?? configured?.backend;
+  if (backend === undefined)
+    throw new HarnessEvalError(
+      'usage',
+      '--sandbox-network needs a sandbox: add --sandbox bwrap (or docker, podman)',
+    );
+  return SandboxConfigSchema.parse({
+    ...configured,
+    backend,
+    network: flags.sandboxNetwork ?? configured?.network ?? 'none',
+  });
 }
 
 /** The command that continues this run: same file, harness and store. */
