@@ -27,6 +27,7 @@ const ALL = [
   'power',
   'grade',
   'ingest-otel',
+  'ingest-atif',
   'schema',
 ];
 
