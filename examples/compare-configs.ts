@@ -5,9 +5,9 @@
  *   npx tsx examples/compare-configs.ts
  */
 import { pathToFileURL } from 'node:url';
-import { renderComparisonConsole } from '../src/compare/console.ts';
 import { compareExperiments } from '../src/compare/index.ts';
 import type { Comparison } from '../src/compare/types.ts';
+import { renderComparisonConsole } from '../src/reporters/comparison/index.ts';
 import { type LineageSource, metricsWithValues, runLineage } from './lineage-sim/lineage-source.ts';
 
 export async function compareConfigs(

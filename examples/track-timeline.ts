@@ -6,7 +6,7 @@
  *   npx tsx examples/track-timeline.ts
  */
 import { pathToFileURL } from 'node:url';
-import { renderTimelineConsole } from '../src/timeline/render.ts';
+import { renderTimelineConsole } from '../src/reporters/timeline/index.ts';
 import { buildTimeline, type Timeline } from '../src/timeline/timeline.ts';
 import { type LineageSource, metricsWithValues, runLineage } from './lineage-sim/lineage-source.ts';
 import { LINEAGE } from './lineage-sim/simulated-lineage.ts';

@@ -29,7 +29,6 @@ export {
   type PairedMetric,
   type RegressionViolation,
 } from './compare/index.ts';
-export { renderComparisonMarkdown } from './compare/markdown.ts';
 export { type PowerReport, powerFromBaseline, powerFromSd } from './compare/power-plan.ts';
 export * from './core/index.ts';
 export {
@@ -83,8 +82,10 @@ export {
   registerMetric,
 } from './metrics/index.ts';
 export { definePlugin, type HarnessEvalPlugin, loadPlugin, type PluginReporter } from './plugins/load.ts';
+export { renderComparisonMarkdown } from './reporters/comparison/index.ts';
 export { renderExperimentHtml } from './reporters/html/index.ts';
 export { getReporter, registerReporter, reporterForFile, reporterNames } from './reporters/registry.ts';
+export { renderTimelineMarkdown, sparkline } from './reporters/timeline/index.ts';
 export type { ReporterV1, ReportOptions } from './reporters/types.ts';
 export type { RunnerEvent, RunProgress } from './runner/events.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
@@ -121,11 +122,5 @@ export {
   resolveExperimentId,
   storeExperiment,
 } from './store/index.ts';
-export {
-  buildTimeline,
-  renderTimelineMarkdown,
-  sparkline,
-  type Timeline,
-  type TimelinePoint,
-} from './timeline/index.ts';
+export { buildTimeline, type Timeline, type TimelinePoint } from './timeline/index.ts';
 export { analyzeRegex, type RegexSafety } from './util/regex-safety.ts';

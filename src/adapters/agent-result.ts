@@ -1,5 +1,6 @@
 import { type AgentOutput, AgentOutputSchema, type ErrorKind } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
+import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
 import { isTimeoutReason } from '../util/timeout.ts';
 
 /** The largest output an adapter accepts from a harness (bytes of its JSON or text). */
@@ -48,7 +49,39 @@ export function isTransientStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
 }
 
-export type JsonData = { ok: true; value: unknown; bytes: number } | { ok: false; reason: string };
+export type JsonData =
+  | { ok: true; value: unknown; bytes: number }
+  | { ok: false; reason: string; kind: 'invalid_output' | 'output_too_deep' };
+
+/** Why `value` cannot be walked safely (too deep, or a cycle), or undefined when it can. */
+export function tooDeep(
+  value: unknown,
+  what = 'the output',
+): { kind: 'output_too_deep' | 'invalid_output'; reason: string } | undefined {
+  const depth = dataDepth(value);
+  if (depth <= MAX_DATA_DEPTH) return undefined;
+  if (depth === Number.POSITIVE_INFINITY)
+    return { kind: 'invalid_output', reason: `${what} holds a cycle, not JSON data` };
+  return {
+    kind: 'output_too_deep',
+    reason: `${what} nests more than ${MAX_DATA_DEPTH} levels deep; HarnessEval does not store or judge data that deep`,
+  };
+}
+
+/**
+ * The output unchanged, or the trial's `output_too_deep` error when any part of it (output,
+ * structured output, tool calls, trace, metadata) nests deeper than `MAX_DATA_DEPTH`. The runner
+ * applies it to what every adapter returns, so nothing downstream meets data deep enough to
+ * overflow a recursive walk (JSON.stringify included).
+ */
+export function refuseTooDeep(output: AgentOutput): AgentOutput {
+  const refused = tooDeep(output, "the agent's result");
+  if (refused === undefined) return output;
+  return failedOutput(refused.kind, refused.reason, {
+    latency: output.latency,
+    ...(tooDeep(output.metadata) === undefined ? { metadata: output.metadata } : {}),
+  });
+}
 
 class NotData extends Error {}
 
@@ -58,6 +91,8 @@ class NotData extends Error {}
  * `MAX_OUTPUT_BYTES` once serialized.
  */
 export function toJsonData(value: unknown, maxBytes = MAX_OUTPUT_BYTES): JsonData {
+  const refused = tooDeep(value, 'the returned value');
+  if (refused !== undefined) return { ok: false, ...refused };
   let text: string | undefined;
   try {
     text = JSON.stringify(value, (key, item: unknown) => {
@@ -68,12 +103,16 @@ export function toJsonData(value: unknown, maxBytes = MAX_OUTPUT_BYTES): JsonDat
     });
   } catch (error) {
     const reason = error instanceof NotData ? error.message : `not JSON data: ${errorMessage(error)}`;
-    return { ok: false, reason };
+    return { ok: false, reason, kind: 'invalid_output' };
   }
   if (text === undefined) return { ok: true, value: null, bytes: 0 };
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) {
-    return { ok: false, reason: `the output is ${bytes} bytes, more than the limit of ${maxBytes}` };
+    return {
+      ok: false,
+      reason: `the output is ${bytes} bytes, more than the limit of ${maxBytes}`,
+      kind: 'invalid_output',
+    };
   }
   return { ok: true, value: JSON.parse(text), bytes };
 }
@@ -93,7 +132,7 @@ export function normalizeAgentResult(
   metadata: Record<string, unknown> = {},
 ): AgentOutput {
   const data = toJsonData(value);
-  if (!data.ok) return failedOutput('invalid_output', data.reason, { latency, metadata });
+  if (!data.ok) return failedOutput(data.kind, data.reason, { latency, metadata });
   const result = data.value;
   if (isRecord(result) && 'output' in result) {
     const own = isRecord(result.metadata) ? result.metadata : {};

@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
+import { endEscapees, newProcessTag, tagEnv, trackChildGroup } from '../util/child-groups.ts';
 import { expandEnvTemplate } from '../util/env-template.ts';
 import { TailBuffer } from '../util/tail-buffer.ts';
 import { abortedOutput, failedOutput, normalizeAgentResult, secondsSince } from './agent-result.ts';
@@ -71,12 +72,13 @@ function runProcess(invocation: Invocation, options: CliOptions, ctx: TrialConte
     let overflow = false;
     let spawnError: unknown;
     const stderr = new TailBuffer(STDERR_TAIL_BYTES);
+    const tag = newProcessTag();
     let child: ChildProcess;
     try {
       // Never a shell; `detached` makes the harness the leader of its own process group.
       child = spawn(invocation.command, invocation.args, {
         cwd: invocation.cwd,
-        env: invocation.env,
+        env: { ...invocation.env, ...tagEnv(tag) },
         shell: false,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -85,6 +87,7 @@ function runProcess(invocation: Invocation, options: CliOptions, ctx: TrialConte
       settle(spawnFailure(error, invocation, secondsSince(start)));
       return;
     }
+    const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid, tag);
     let ending: Promise<void> | undefined;
     const endGroup = (): Promise<void> => {
       ending ??= child.pid === undefined ? Promise.resolve() : terminateProcessGroup(child.pid);
@@ -112,40 +115,46 @@ function runProcess(invocation: Invocation, options: CliOptions, ctx: TrialConte
 
     child.on('close', (code, killedBy) => {
       signal.removeEventListener('abort', onAbort);
-      void endGroup().then(() => {
-        const latency = secondsSince(start);
-        const metadata = { exit_code: code, ...(killedBy === null ? {} : { signal: killedBy }) };
-        const tail = stderr.toString().trim();
-        const withTail = (message: string): string => (tail === '' ? message : `${message}; stderr: ${tail}`);
-        if (spawnError !== undefined) settle(spawnFailure(spawnError, invocation, latency));
-        else if (overflow) {
-          settle(
-            failedOutput(
-              'invalid_output',
-              `stdout exceeded max_output_bytes (${options.max_output_bytes} bytes); the harness was stopped`,
-              {
+      const closedAt = secondsSince(start);
+      // The group, then what left it (`setsid` daemons carrying the tag): nothing outlives the trial.
+      void endGroup()
+        .then(() => endEscapees(tag))
+        .then(untrack, untrack)
+        .then(() => {
+          const latency = closedAt; // the cleanup after the harness closed its pipes is not its time
+          const metadata = { exit_code: code, ...(killedBy === null ? {} : { signal: killedBy }) };
+          const tail = stderr.toString().trim();
+          const withTail = (message: string): string =>
+            tail === '' ? message : `${message}; stderr: ${tail}`;
+          if (spawnError !== undefined) settle(spawnFailure(spawnError, invocation, latency));
+          else if (overflow) {
+            settle(
+              failedOutput(
+                'invalid_output',
+                `stdout exceeded max_output_bytes (${options.max_output_bytes} bytes); the harness was stopped`,
+                {
+                  latency,
+                  metadata,
+                },
+              ),
+            );
+          } else if (signal.aborted) settle(abortedOutput(signal, { latency, metadata }));
+          else if (killedBy !== null)
+            settle(
+              failedOutput('crash', withTail(`${invocation.label} was killed by ${killedBy}`), {
                 latency,
                 metadata,
-              },
-            ),
-          );
-        } else if (signal.aborted) settle(abortedOutput(signal, { latency, metadata }));
-        else if (killedBy !== null)
-          settle(
-            failedOutput('crash', withTail(`${invocation.label} was killed by ${killedBy}`), {
-              latency,
-              metadata,
-            }),
-          );
-        else if (code !== 0)
-          settle(
-            failedOutput('agent', withTail(`${invocation.label} exited with code ${code}`), {
-              latency,
-              metadata,
-            }),
-          );
-        else settle(parseOutput(Buffer.concat(stdout).toString('utf8'), options, latency, metadata));
-      });
+              }),
+            );
+          else if (code !== 0)
+            settle(
+              failedOutput('agent', withTail(`${invocation.label} exited with code ${code}`), {
+                latency,
+                metadata,
+              }),
+            );
+          else settle(parseOutput(Buffer.concat(stdout).toString('utf8'), options, latency, metadata));
+        });
     });
   });
 }

@@ -15,6 +15,7 @@ import {
   MAX_OUTPUT_BYTES,
   plainOutput,
   secondsSince,
+  tooDeep,
 } from './agent-result.ts';
 import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
 import { fillJsonTemplate } from './input-template.ts';
@@ -222,6 +223,9 @@ async function callEndpoint(
     } catch (error) {
       throw new OutputError(`the response is not valid JSON: ${errorMessage(error)}`);
     }
+    // Before any path is applied: JSONPath's `..` and every later walk recurse.
+    const refused = tooDeep(json, 'the response');
+    if (refused !== undefined) return failedOutput(refused.kind, refused.reason, { latency, metadata });
     return fromJson(json, options, latency, metadata);
   } catch (error) {
     const latency = secondsSince(start);

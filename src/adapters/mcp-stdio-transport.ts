@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { endEscapees, newProcessTag, tagEnv, trackChildGroup } from '../util/child-groups.ts';
 
 /** How an MCP server is started: an argv run without a shell, with exactly this environment. */
 export interface StdioServerSpec {
@@ -31,6 +32,8 @@ export class ChildProcessTransport implements Transport {
   #stderr: Buffer = Buffer.alloc(0);
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly #readBuffer = new ReadBuffer();
+  readonly #tag = newProcessTag();
+  #untrack: () => void = () => {};
 
   constructor(readonly spec: StdioServerSpec) {}
 
@@ -56,7 +59,7 @@ export class ChildProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, [...this.spec.args], {
         cwd: this.spec.cwd,
-        env: { ...this.spec.env },
+        env: { ...this.spec.env, ...tagEnv(this.#tag) },
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         // Its own process group on POSIX, so close() can kill whatever the server started too.
@@ -69,7 +72,10 @@ export class ChildProcessTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined) this.#untrack = trackChildGroup(child.pid, this.#tag);
+        resolve();
+      });
       child.once('exit', (code, signal) => {
         this.#exit = { code, signal };
       });
@@ -132,6 +138,8 @@ export class ChildProcessTransport implements Transport {
       killGroup(child, 'SIGKILL');
     }
     await settlesWithin(exited, GRACE_MS);
+    await endEscapees(this.#tag);
+    this.#untrack();
     this.#readBuffer.clear();
   }
 }

@@ -77,7 +77,7 @@ export async function loadExperimentRefs(
         experiments.push(await readExperimentFile(file, reference));
         continue;
       }
-      store ??= await openCliStore(locationOf(options), { mustExist: true });
+      store ??= await openCliStore(locationOf(options), { mustExist: true, readonly: true });
       experiments.push(await fromStore(store, reference));
     }
     return experiments;
@@ -88,5 +88,5 @@ export async function loadExperimentRefs(
 
 /** Opens the store for listing (timeline); the caller closes it. */
 export async function openStoreForReading(options: ExperimentRefOptions): Promise<ExperimentStore> {
-  return openCliStore(locationOf(options), { mustExist: true });
+  return openCliStore(locationOf(options), { mustExist: true, readonly: true });
 }

@@ -24,7 +24,7 @@ export async function loadExperiment(
     return readExperimentFile(file, reference);
   }
   const location = storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
-  const store = await openCliStore(location, { mustExist: true });
+  const store = await openCliStore(location, { mustExist: true, readonly: true });
   try {
     const { resolveExperimentId } = await import('../store/resolve-id.ts');
     const experiment = await store.getExperiment(await resolveExperimentId(store, reference));

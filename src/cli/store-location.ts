@@ -39,7 +39,11 @@ export function shownStore(location: string): string {
 export interface OpenCliStoreOptions {
   /** Fail with `not_found` instead of creating the store (commands that only read). */
   readonly mustExist?: boolean;
+  /** SQLite: open for reading only (a store in a read-only folder can still be listed). */
+  readonly readonly?: boolean;
   readonly durability?: 'normal' | 'full';
+  /** SQLite: how long, in all, a write waits for another process's lock. */
+  readonly busyTimeoutMs?: number;
   /** Environment whose secrets are scrubbed before writing (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { canonicalMetricName } from '../core/metric-names.ts';
 import type { Threshold } from '../core/suite.ts';
 
 const KEYS = ['minimum', 'maximum', 'max_regression', 'require_significant'] as const;
@@ -24,7 +25,8 @@ export function parseThresholdArg(
       `expected METRIC:KEY=VALUE (e.g. success_rate:max_regression=0.05), got "${text}"`,
     );
   }
-  const metric = text.slice(0, colon);
+  // `latency:...` is the renamed `agent_latency`.
+  const metric = canonicalMetricName(text.slice(0, colon));
   const raw: Record<string, number | boolean> = {};
   for (const part of text.slice(colon + 1).split(',')) {
     const [key = '', value = ''] = part.split('=', 2).map((s) => s.trim());

@@ -1,15 +1,17 @@
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Direction, Experiment, MetricResult } from '../core/experiment.ts';
 import type { Threshold } from '../core/suite.ts';
+import type { FlakinessRun } from '../metrics/flaky.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
-import type { MetricV1 } from '../metrics/types.ts';
-import { mcnemarExact } from '../stats/mcnemar.ts';
-import { comparePaired } from '../stats/significance.ts';
-import { metricDelta } from './delta.ts';
+import type { AdjustMethod } from '../stats/multiplicity.ts';
+import { adjustFamily } from './family.ts';
 import { flippedTasks } from './flips.ts';
 import { experimentLabels, orderMetricNames } from './labels.ts';
-import { clusterMap, metricForResult, metricInput, perTaskValues } from './per-task.ts';
+import { type RawDelta, rawDelta, resultFor } from './metric-row.ts';
+import { type PairScope, pairScope } from './pair-scope.ts';
+import { clusterMap, metricForResult } from './per-task.ts';
 import { checkRegressions } from './regression.ts';
+import { isBounded, sequentialVerdict } from './sequential.ts';
 import type {
   ComparedExperiment,
   Comparison,
@@ -18,19 +20,31 @@ import type {
   MetricValue,
   PairComparison,
 } from './types.ts';
+import { warningsFor } from './warnings.ts';
+
+/** Below this many shared tasks a comparison says which exact or t method decided, and warns. */
+export const SMALL_SAMPLE_TASKS = 10;
 
 export interface CompareOptions {
   /** Metric names (as stored: `success_rate`, `pass@3`); default the union of the experiments' metrics. */
   readonly metrics?: readonly string[];
   /** Significance level of the paired tests, default 0.05. */
   readonly alpha?: number;
+  /** How p-values are adjusted over the metrics of a candidate: `holm` (default), `bh`, `none`. */
+  readonly adjust?: AdjustMethod;
   /** Regression rules checked on each candidate (`comparison.violations`). */
   readonly thresholds?: Readonly<Record<string, Threshold>>;
   readonly registry?: MetricRegistry;
+  /** Leave out the tasks whose verdict flips between attempts of either version. */
+  readonly excludeFlaky?: boolean;
+  /**
+   * Other stored runs of each experiment's harness version (index = experiment), so that a task
+   * is also flaky when its verdict differs between runs, not only between epochs of one run.
+   */
+  readonly versionRuns?: readonly (readonly FlakinessRun[] | undefined)[];
+  /** An always-valid sequential verdict for bounded metrics (rates, scores) with this ± margin. */
+  readonly sequential?: { readonly margin: number };
 }
-
-/** Metrics whose per-task value is a pass rate: McNemar's exact test applies to their verdicts. */
-const PASS_FAIL_METRICS = new Set(['success_rate']);
 
 function describe(experiment: Experiment, label: string): ComparedExperiment {
   return {
@@ -45,63 +59,21 @@ function describe(experiment: Experiment, label: string): ComparedExperiment {
   };
 }
 
-/** The stored result, or — for a metric the experiment did not store — computed from its records. */
-function resultFor(
-  experiment: Experiment,
-  name: string,
-  metric: MetricV1 | undefined,
-): MetricResult | undefined {
-  const stored = experiment.metrics.find((m) => m.name === name);
-  if (stored !== undefined || metric === undefined) return stored;
-  try {
-    return metric.calculate(metricInput(experiment));
-  } catch {
-    return undefined;
-  }
-}
-
 function metricValue(result: MetricResult | undefined): MetricValue {
   if (result === undefined) return { value: null, formatted_value: 'n/a', n: 0, ci95: null };
   return { value: result.value, formatted_value: result.formatted_value, n: result.n, ci95: result.ci95 };
 }
 
-function warningsFor(experiments: readonly Experiment[], pairs: readonly PairComparison[]): string[] {
-  const warnings: string[] = [];
-  const [a] = experiments;
-  if (a === undefined) return warnings;
-  for (const e of experiments.slice(1)) {
-    if (e.suite.id !== a.suite.id) {
-      warnings.push(
-        `${e.id} ran suite "${e.suite.id}", ${a.id} ran "${a.suite.id}": the metrics may not be comparable`,
-      );
-    } else if (a.suite.hash && e.suite.hash && a.suite.hash !== e.suite.hash) {
-      warnings.push(
-        `${e.id} ran a different version of suite "${e.suite.id}" (hash ${e.suite.hash.slice(0, 12)} vs ${a.suite.hash.slice(0, 12)})`,
-      );
-    }
-  }
-  for (const e of experiments) {
-    if (e.status !== 'completed')
-      warnings.push(`${e.id} is ${e.status}: its metrics cover only the trials that finished`);
-  }
-  for (const pair of pairs) {
-    if (pair.shared_tasks === 0) {
-      warnings.push(`${pair.experiment_id} and ${pair.baseline_id} share no task: no paired statistics`);
-    } else if (pair.only_in_baseline.length + pair.only_in_candidate.length > 0) {
-      warnings.push(
-        `${pair.experiment_id} vs ${pair.baseline_id}: paired over ${pair.shared_tasks} shared tasks ` +
-          `(${pair.only_in_baseline.length} only in the baseline, ${pair.only_in_candidate.length} only in the candidate)`,
-      );
-    }
-  }
-  return warnings;
+function checkAlpha(alpha: number): void {
+  if (!(alpha > 0 && alpha < 1)) throw new HarnessEvalError('usage', `alpha must be in (0, 1), got ${alpha}`);
 }
 
 /**
- * Compares experiments: A (the first) is the baseline, each further one a candidate. Per metric:
- * each value, the direction-aware change against A, and the paired test over the tasks both ran
- * (per-task means over epochs; clustered when tasks carry a cluster), with McNemar's exact test for
- * success_rate and, when not significant, the minimum detectable effect and tasks needed.
+ * Compares experiments: A (the first) is the baseline, each further one a candidate. Per metric
+ * and candidate, over the tasks both ran: the value of each side, the direction-aware change, and
+ * the paired test of docs/statistics.md (exact McNemar for one pass/fail verdict per task, else the
+ * paired t test; clustered when tasks carry a cluster), its p adjusted over the candidate's metrics
+ * (Holm by default), and what a non-significant test could have detected.
  *
  * @example const c = compareExperiments([v031, v040]); c.metrics[0].deltas[0].percent_label // "-37.8%"
  */
@@ -117,72 +89,121 @@ export function compareExperiments(
     );
   }
   const alpha = options.alpha ?? 0.05;
-  if (!(alpha > 0 && alpha < 1)) throw new HarnessEvalError('usage', `alpha must be in (0, 1), got ${alpha}`);
+  checkAlpha(alpha);
+  const adjust = options.adjust ?? 'holm';
   const candidates = experiments.slice(1);
   const names = options.metrics ?? orderMetricNames(experiments.flatMap((e) => e.metrics.map((m) => m.name)));
   const clusters = clusterMap(experiments);
-  const flips = candidates.map((c) => flippedTasks(baseline, c));
+  const scopes: PairScope[] = candidates.map((candidate, i) =>
+    pairScope(baseline, candidate, {
+      excludeFlaky: options.excludeFlaky,
+      runs: {
+        ...(options.versionRuns?.[0] ? { baseline: options.versionRuns[0] } : {}),
+        ...(options.versionRuns?.[i + 1] ? { candidate: options.versionRuns[i + 1] } : {}),
+      },
+    }),
+  );
 
-  const metrics: MetricComparison[] = names.map((name) => {
+  const rows = names.map((name) => {
     const metric = metricForResult(name, options.registry);
     const results = experiments.map((e) => resultFor(e, name, metric));
     const known = results.find((r) => r !== undefined);
     const direction: Direction = known?.direction ?? metric?.direction ?? 'neutral';
-    const unit = known?.unit;
     const values = results.map(metricValue);
-    const perTaskA = perTaskValues(metric, baseline);
-    const deltas: MetricDelta[] = candidates.map((candidate, i) => {
-      const base = values[0]?.value ?? null;
-      const value = values[i + 1]?.value ?? null;
-      const perTaskB = perTaskValues(metric, candidate);
-      let paired: MetricDelta['paired'] = null;
-      if (perTaskA !== undefined && perTaskB !== undefined) {
-        const stats = comparePaired(perTaskA, perTaskB, { clusters, alpha });
-        const counts = flips[i]?.counts;
-        paired =
-          stats.n === 0
-            ? null
-            : {
-                ...stats,
-                mcnemar: PASS_FAIL_METRICS.has(name) && counts ? mcnemarExact(counts.b, counts.c) : null,
-              };
-      }
-      return {
-        experiment_id: candidate.id,
-        baseline_value: base,
-        value,
-        ...metricDelta(base, value, direction),
-        paired,
-      };
-    });
-    return { name, direction, ...(unit === undefined ? {} : { unit }), values, deltas };
+    const raw = scopes.map((scope, i) =>
+      rawDelta({
+        metric,
+        direction,
+        scope,
+        wholeValues: [values[0]?.value ?? null, values[i + 1]?.value ?? null],
+        clusters,
+        alpha,
+        unit: known?.unit,
+      }),
+    );
+    return { name, metric, direction, unit: known?.unit, values, raw };
   });
 
-  const pairs: PairComparison[] = candidates.map((candidate, i) => {
-    const tasksA = new Set(baseline.records.map((r) => r.task_id));
-    const tasksB = new Set(candidate.records.map((r) => r.task_id));
-    const flip = flips[i];
-    return {
-      baseline_id: baseline.id,
-      experiment_id: candidate.id,
-      shared_tasks: [...tasksA].filter((t) => tasksB.has(t)).length,
-      only_in_baseline: [...tasksA].filter((t) => !tasksB.has(t)),
-      only_in_candidate: [...tasksB].filter((t) => !tasksA.has(t)),
-      regressions: flip?.regressions ?? [],
-      improvements: flip?.improvements ?? [],
-    };
-  });
+  // One family per candidate: the tests of all its metrics.
+  const adjusted = candidates.map((_, i) =>
+    adjustFamily(
+      rows.map((r) => ({ name: r.name, test: r.raw[i]?.test ?? null })),
+      { adjust, alpha },
+    ),
+  );
+  const metrics: MetricComparison[] = rows.map((row, r) => ({
+    name: row.name,
+    direction: row.direction,
+    ...(row.unit === undefined ? {} : { unit: row.unit }),
+    aggregate: row.metric?.aggregate ?? 'mean',
+    values: row.values,
+    deltas: row.raw.map((raw, i) =>
+      finishDelta(raw, candidates[i]!.id, adjusted[i]?.[r] ?? null, {
+        ...options,
+        alpha,
+        bounded: isBounded(row.unit ?? undefined) && row.metric?.aggregate !== 'sum',
+        total: row.metric?.aggregate === 'sum',
+      }),
+    ),
+  }));
 
+  const pairs = scopes.map((scope) => pairComparison(scope, metrics));
   const labels = experimentLabels(experiments);
   const comparison: Omit<Comparison, 'violations'> = {
     experiments: experiments.map((e, i) => describe(e, labels[i] ?? e.id)),
     alpha,
+    adjust,
     metrics,
     pairs,
-    warnings: warningsFor(experiments, pairs),
+    warnings: warningsFor(experiments, pairs, SMALL_SAMPLE_TASKS),
   };
   return {
     ...comparison,
     violations: options.thresholds ? checkRegressions(comparison, options.thresholds) : [],
+  };
+}
+
+function finishDelta(
+  raw: RawDelta,
+  experimentId: string,
+  paired: MetricDelta['paired'],
+  options: CompareOptions & { readonly alpha: number; readonly bounded: boolean; readonly total: boolean },
+): MetricDelta {
+  const sequential =
+    options.sequential && options.bounded
+      ? sequentialVerdict(raw.differences, { alpha: options.alpha, margin: options.sequential.margin })
+      : null;
+  return {
+    experiment_id: experimentId,
+    baseline_value: raw.baseline_value,
+    value: raw.value,
+    ...raw.direction,
+    paired: paired === null ? null : { ...paired, ...(options.total ? { scale: 'total' as const } : {}) },
+    basis: raw.basis,
+    ...(sequential ? { sequential } : {}),
+  };
+}
+
+function pairComparison(scope: PairScope, metrics: readonly MetricComparison[]): PairComparison {
+  const flakyIds = new Set(scope.flaky.map((t) => t.task_id));
+  const flips = flippedTasks(scope.sharedBaseline, scope.sharedCandidate, flakyIds);
+  const index = metrics[0]?.deltas.findIndex((d) => d.experiment_id === scope.candidate.id) ?? -1;
+  const counts = metrics.flatMap((m) => {
+    const n = m.deltas[index]?.paired?.n;
+    return n === undefined ? [] : [n];
+  });
+  const smallest = counts.length === 0 ? scope.shared.length : Math.min(...counts);
+  return {
+    baseline_id: scope.baseline.id,
+    experiment_id: scope.candidate.id,
+    shared_tasks: scope.shared.length,
+    total_tasks: scope.totalTasks,
+    only_in_baseline: scope.onlyInBaseline,
+    only_in_candidate: scope.onlyInCandidate,
+    flaky: scope.flaky,
+    excluded: scope.excluded,
+    small_sample: scope.shared.length > 0 && smallest < SMALL_SAMPLE_TASKS,
+    regressions: flips.regressions,
+    improvements: flips.improvements,
   };
 }

@@ -4,9 +4,10 @@ import { discordantPairs } from '../stats/mcnemar.ts';
 import type { FlippedTask } from './types.ts';
 
 /**
- * Task id -> share of its finished (non-pending) trials that passed. A task "passes" in a
- * comparison when this is at least 0.5 — the majority of its epochs passed (with an even
- * number of epochs a tie counts as a pass). With one epoch it is simply the trial's outcome.
+ * Task id -> share of its finished (non-pending) trials that passed. For the list of flipped
+ * tasks only, a task "passes" when this is at least 0.5 — the majority of its epochs passed (with
+ * an even number of epochs a tie counts as a pass); with one epoch it is the trial's outcome.
+ * No test uses these majority verdicts: with epochs the test is on the pass rates themselves.
  */
 export function taskPassRates(experiment: Experiment): Map<string, number> {
   const counts = new Map<string, { passed: number; finished: number }>();
@@ -50,10 +51,11 @@ function explain(experiment: Experiment, taskId: string): string {
   return failed ? failureExplanation(failed) : '';
 }
 
-/** The tasks whose verdict flipped from A to B, each with the failing side's explanation. */
+/** The tasks whose verdict flipped from A to B, each with the failing side's explanation and a flaky mark. */
 export function flippedTasks(
   a: Experiment,
   b: Experiment,
+  flaky: ReadonlySet<string> = new Set(),
 ): { regressions: FlippedTask[]; improvements: FlippedTask[]; counts: ReturnType<typeof discordantPairs> } {
   const ratesA = taskPassRates(a);
   const ratesB = taskPassRates(b);
@@ -63,6 +65,7 @@ export function flippedTasks(
     baseline_pass_rate: ratesA.get(task) ?? 0,
     pass_rate: ratesB.get(task) ?? 0,
     explanation: explain(failing, task),
+    flaky: flaky.has(task),
   });
   return {
     regressions: counts.regressions.map((t) => flipped(t, b)),

@@ -1,15 +1,26 @@
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import { groupBy, varianceComponents } from '../stats/clustered.ts';
-import { variance } from '../stats/descriptive.ts';
-import { type PowerPlan, pairedVarianceFromBaseline, planPower } from '../stats/significance.ts';
+import { mean, pearsonCorrelation, variance } from '../stats/descriptive.ts';
+import {
+  type PowerPlan,
+  pairedVarianceComponents,
+  pairedVarianceFromBaseline,
+  planPower,
+} from '../stats/significance.ts';
 import { metricForResult, metricInput } from './per-task.ts';
+import { planBinary } from './power-binary.ts';
 
-/** Where the variance of a paired difference came from. */
+/** Where the variance of a paired difference came from, and what plan it gives. */
 export interface PowerReport {
   readonly metric: string;
-  readonly source: 'baseline' | 'sd';
+  /** `baseline`: one experiment; `pair`: a baseline and a candidate run (`--from`); `sd`: given. */
+  readonly source: 'baseline' | 'pair' | 'sd';
+  /** The power calculation: the paired t test (noncentral t), or exact McNemar for one pass/fail verdict per task. */
+  readonly method: 't' | 'mcnemar_exact';
   readonly baseline_id?: string | undefined;
+  /** The experiment paired with the baseline to estimate the correlation (`--from`). */
+  readonly from_id?: string | undefined;
   /** Of one experiment's per-task scores (baseline only). */
   readonly baseline_variance?:
     | { readonly between: number; readonly within: number; readonly tasks: number; readonly epochs: number }
@@ -17,6 +28,12 @@ export interface PowerReport {
   /** Of the paired difference B - A: ω² (between tasks) and σ²_A + σ²_B (within a task). */
   readonly paired_variance: { readonly between: number; readonly within: number };
   readonly correlation: number;
+  /** `assumed` (the 0 default), `given` (--correlation), `observed` (from --from). */
+  readonly correlation_source: 'assumed' | 'given' | 'observed';
+  /** For `mcnemar_exact`: the baseline pass rate and the discordance the plan assumes. */
+  readonly binary?:
+    | { readonly baseline_rate: number; readonly p10: number; readonly p01: number }
+    | undefined;
   readonly alpha: number;
   readonly power: number;
   readonly effect: number | null;
@@ -30,6 +47,7 @@ export interface PowerRequest {
   /** Effect to detect, in the metric's unit (0.05 = five points of a rate). */
   readonly effect?: number | undefined;
   readonly tasks?: number | undefined;
+  /** Epochs per task in the planned comparison; default the epochs the baseline ran. */
   readonly epochs?: number | undefined;
   readonly alpha?: number | undefined;
   readonly power?: number | undefined;
@@ -59,21 +77,31 @@ export function perEpochValues(experiment: Experiment, metricName: string): Map<
 }
 
 function finishPlan(
-  base: Omit<PowerReport, 'plan' | 'effect' | 'alpha' | 'power' | 'tasks_requested'>,
+  base: Omit<PowerReport, 'plan' | 'effect' | 'alpha' | 'power' | 'tasks_requested' | 'method'>,
   request: PowerRequest,
   defaultTasks: number | undefined,
+  defaultEpochs: number,
 ): PowerReport {
   const alpha = request.alpha ?? 0.05;
   const power = request.power ?? 0.8;
+  const { between, within } = base.paired_variance;
+  const epochs = request.epochs ?? defaultEpochs;
+  if (!(between + within / epochs > 0)) {
+    throw new HarnessEvalError(
+      'invalid_input',
+      `${base.metric} does not vary in ${base.baseline_id ?? 'the baseline'} (the same value on every task and epoch): a paired difference has no variance to plan from. Run more tasks or epochs, or give --sd`,
+    );
+  }
   // Without an effect, report what the baseline's own number of tasks can detect.
   const tasks = request.tasks ?? (request.effect === undefined ? defaultTasks : undefined);
   const plan = planPower({
-    ...base.paired_variance,
+    between,
+    within,
     alpha,
     power,
+    epochs,
     ...(request.effect === undefined ? {} : { effect: request.effect }),
     ...(tasks === undefined ? {} : { tasks }),
-    ...(request.epochs === undefined ? {} : { epochs: request.epochs }),
   });
   const notes = [...base.notes];
   if (request.effect !== undefined && request.tasks !== undefined && plan.epochs_needed === null) {
@@ -83,6 +111,7 @@ function finishPlan(
   }
   return {
     ...base,
+    method: 't',
     notes,
     alpha,
     power,
@@ -92,14 +121,28 @@ function finishPlan(
   };
 }
 
+function isVerdicts(perTask: ReadonlyMap<string, readonly number[]>): boolean {
+  return [...perTask.values()].every((scores) => scores.length === 1 && (scores[0] === 0 || scores[0] === 1));
+}
+
+function taskMeansOf(perTask: ReadonlyMap<string, readonly number[]>): Map<string, number> {
+  return new Map([...perTask].map(([task, scores]) => [task, mean(scores) ?? 0]));
+}
+
 /**
- * Plans a comparison from one baseline experiment: variance components of its per-task epoch
- * values (Miller 2024, section 5), turned into the variance of a paired difference assuming the
- * candidate varies alike and correlates by `correlation` across tasks (0 = conservative).
+ * Plans a comparison from a baseline experiment (Miller 2024, section 5, with t / exact power):
+ * the variance components of its per-task epoch values turned into the variance of a paired
+ * difference — from the observed pair when `from` (a candidate run on the same tasks) is given,
+ * else assuming the candidate varies alike and correlates by `correlation` (default 0:
+ * conservative). One pass/fail verdict per task (one epoch) is planned with exact McNemar power.
  */
 export function powerFromBaseline(
   baseline: Experiment,
-  options: PowerRequest & { readonly metric?: string; readonly correlation?: number },
+  options: PowerRequest & {
+    readonly metric?: string;
+    readonly correlation?: number;
+    readonly from?: Experiment;
+  },
 ): PowerReport {
   const metric = options.metric ?? 'success_rate';
   const perTask = perEpochValues(baseline, metric);
@@ -108,6 +151,14 @@ export function powerFromBaseline(
       'invalid_input',
       `experiment ${baseline.id} has fewer than two tasks with a ${metric} value`,
     );
+  }
+  const fromTasks = options.from ? perEpochValues(options.from, metric) : undefined;
+  const runEpochs = Math.max(1, baseline.settings.epochs);
+  const epochs = options.epochs ?? runEpochs;
+  // Only a rate is a pass/fail verdict per task: a count of 0 or 1 is not.
+  const rate = metricForResult(metric)?.calculate(metricInput(baseline)).unit === 'ratio';
+  if (rate && isVerdicts(perTask) && epochs === 1 && (fromTasks === undefined || isVerdicts(fromTasks))) {
+    return planBinary(baseline, perTask, { ...options, metric, epochs, fromTasks });
   }
   const notes: string[] = [];
   let components = varianceComponents([...perTask.values()]);
@@ -119,10 +170,44 @@ export function powerFromBaseline(
       'the baseline ran one epoch: within-task variance is unknown, so more epochs are assumed not to help',
     );
   }
+  if (options.from !== undefined && fromTasks !== undefined) {
+    const observed = pairedVarianceComponents(perTask, fromTasks);
+    if (observed === null)
+      throw new HarnessEvalError(
+        'invalid_input',
+        `${baseline.id} and ${options.from.id} share fewer than two tasks`,
+      );
+    const a = taskMeansOf(perTask);
+    const b = taskMeansOf(fromTasks);
+    const shared = [...a.keys()].filter((t) => b.has(t));
+    const rho = pearsonCorrelation(
+      shared.map((t) => a.get(t)!),
+      shared.map((t) => b.get(t)!),
+    );
+    notes.push(`variance of the difference observed over the ${observed.tasks} tasks both ran`);
+    return finishPlan(
+      {
+        metric,
+        source: 'pair',
+        baseline_id: baseline.id,
+        from_id: options.from.id,
+        baseline_variance: components,
+        paired_variance: { between: observed.between, within: observed.within },
+        correlation: rho ?? 0,
+        correlation_source: 'observed',
+        notes,
+      },
+      options,
+      observed.tasks,
+      runEpochs,
+    );
+  }
   const correlation = options.correlation ?? 0;
   const paired = pairedVarianceFromBaseline(components, correlation);
-  if (correlation === 0)
-    notes.push('assumes no correlation between A and B across tasks (conservative; pass --correlation)');
+  if (options.correlation === undefined)
+    notes.push(
+      'assumes no correlation between A and B across tasks (conservative; pass --correlation or --from)',
+    );
   return finishPlan(
     {
       metric,
@@ -131,10 +216,12 @@ export function powerFromBaseline(
       baseline_variance: components,
       paired_variance: paired,
       correlation,
+      correlation_source: options.correlation === undefined ? 'assumed' : 'given',
       notes,
     },
     options,
     components.tasks,
+    runEpochs,
   );
 }
 
@@ -148,9 +235,11 @@ export function powerFromSd(sd: number, options: PowerRequest & { readonly metri
       source: 'sd',
       paired_variance: { between: sd * sd, within: 0 },
       correlation: 0,
+      correlation_source: 'assumed',
       notes: ['a given SD has no within-task part: the plan does not change with epochs'],
     },
     options,
     undefined,
+    1,
   );
 }

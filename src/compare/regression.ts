@@ -1,7 +1,6 @@
 import type { Threshold } from '../core/suite.ts';
-import { formatMetricNumber } from '../scoring/metric-format.ts';
+import { formatMetricNumber, formatPValue } from '../metrics/format.ts';
 import { relativeWorsening } from './delta.ts';
-import { formatPValue } from './format.ts';
 import type { Comparison, MetricComparison, RegressionViolation } from './types.ts';
 
 /** Values that equal a bound up to float rounding meet it (as `checkThresholds` does). */
@@ -29,10 +28,13 @@ function check(
   experimentId: string,
 ): RegressionViolation[] {
   const delta = metric?.deltas[candidate];
+  // Absolute bounds judge the candidate's own run; a relative regression compares like with
+  // like: both sides over the tasks both ran.
+  const own = metric?.values[candidate + 1]?.value ?? null;
   const actual = delta?.value ?? null;
   const baseline = delta?.baseline_value ?? null;
   const base = { metric: name, experiment_id: experimentId, baseline };
-  if (metric === undefined || actual === null) {
+  if (metric === undefined || own === null) {
     const bound = threshold.minimum ?? threshold.maximum ?? threshold.max_regression;
     if (bound === undefined) return [];
     return [
@@ -46,32 +48,35 @@ function check(
     ];
   }
   const violations: RegressionViolation[] = [];
-  if (threshold.minimum !== undefined && beyond(actual, threshold.minimum, 'below')) {
+  if (threshold.minimum !== undefined && beyond(own, threshold.minimum, 'below')) {
     violations.push({
       ...base,
       condition: 'minimum',
       threshold: threshold.minimum,
-      actual,
-      message: `${name} ${shown(metric, actual)} is below the minimum ${shown(metric, threshold.minimum)}`,
+      actual: own,
+      message: `${name} ${shown(metric, own)} is below the minimum ${shown(metric, threshold.minimum)}`,
     });
   }
-  if (threshold.maximum !== undefined && beyond(actual, threshold.maximum, 'above')) {
+  if (threshold.maximum !== undefined && beyond(own, threshold.maximum, 'above')) {
     violations.push({
       ...base,
       condition: 'maximum',
       threshold: threshold.maximum,
-      actual,
-      message: `${name} ${shown(metric, actual)} is above the maximum ${shown(metric, threshold.maximum)}`,
+      actual: own,
+      message: `${name} ${shown(metric, own)} is above the maximum ${shown(metric, threshold.maximum)}`,
     });
   }
   const limit = threshold.max_regression;
-  if (limit !== undefined && baseline !== null) {
+  if (limit !== undefined && baseline !== null && actual !== null) {
     const worsening = relativeWorsening(baseline, actual, metric.direction);
-    const significant = delta?.paired?.significant ?? false;
+    // A gate on one named metric is one test: its own p, not the one adjusted for the others.
+    const significant = delta?.paired?.significant_unadjusted ?? false;
     const pValue = delta?.paired?.p_value ?? null;
     if (beyond(worsening, limit, 'above') && (!threshold.require_significant || significant)) {
       const how = Number.isFinite(worsening) ? `${percent(worsening)} worse` : 'worse than a baseline of 0';
-      const test = pValue === null ? '' : `, p = ${formatPValue(pValue)}`;
+      const over =
+        delta?.basis === 'shared_tasks' && delta.paired ? ` over ${delta.paired.n} shared tasks` : '';
+      const test = pValue === null ? '' : `, p = ${formatPValue(pValue)} from this metric's own paired test`;
       violations.push({
         ...base,
         condition: 'max_regression',
@@ -81,7 +86,7 @@ function check(
         ...(Number.isFinite(worsening) ? { worsening } : {}),
         p_value: pValue,
         message:
-          `${name} ${shown(metric, baseline)} → ${shown(metric, actual)} is ${how} ` +
+          `${name} ${shown(metric, baseline)} → ${shown(metric, actual)}${over} is ${how} ` +
           `(allowed: ${percent(limit)}${threshold.require_significant ? ', significant regressions only' : ''}${test})`,
       });
     }
@@ -91,9 +96,10 @@ function check(
 
 /**
  * The regression rules each candidate breaks: absolute `minimum` / `maximum` on its value;
- * `max_regression`, relative to the baseline and direction-aware (0.05: at most 5% worse; for a
- * lower-is-better metric "worse" is higher); with `require_significant: true` a max_regression
- * counts only when the paired test says the change is significant (absolute bounds always count).
+ * `max_regression`, relative to the baseline over the tasks both ran and direction-aware (0.05:
+ * at most 5% worse; for a lower-is-better metric "worse" is higher); with `require_significant:
+ * true` a max_regression counts only when the metric's own paired test (unadjusted: the gate is
+ * one test) says the change is significant. Absolute bounds always count.
  * A rule on a metric without a value is a `missing` violation: a gate that cannot be checked
  * must not pass silently. Neutral metrics never regress.
  *

@@ -1,5 +1,6 @@
 import type { Direction } from '../core/experiment.ts';
-import type { McNemarResult } from '../stats/mcnemar.ts';
+import type { FlakyTask } from '../metrics/flaky.ts';
+import type { AdjustMethod } from '../stats/multiplicity.ts';
 import type { PairedComparison } from '../stats/significance.ts';
 
 /** One experiment as a column of a comparison. */
@@ -23,9 +24,39 @@ export interface MetricValue {
   readonly ci95: [number, number] | null;
 }
 
-/** B's paired test against A on one metric; McNemar's exact test too for pass/fail metrics. */
+/**
+ * B's paired test against A on one metric, over the tasks both ran (docs/statistics.md): exact
+ * McNemar for one pass/fail verdict per task, else the paired t test (CR1 + t(G-1) with
+ * clusters, the exact sign test when the differences do not vary). `p_value` is the test's own;
+ * `p_adjusted` is adjusted over the comparison's metrics (`adjust`), and `significant` uses it.
+ */
 export interface PairedMetric extends PairedComparison {
-  readonly mcnemar: McNemarResult | null;
+  /** p adjusted over this candidate's tests of all metrics (Holm by default); null without a test. */
+  readonly p_adjusted: number | null;
+  readonly adjust: AdjustMethod;
+  /** p_adjusted < alpha. */
+  readonly significant: boolean;
+  /** p_value < alpha: this metric's own test, as a gate on this one metric uses it. */
+  readonly significant_unadjusted: boolean;
+  /** Metrics whose test is this same test (same tasks, same p): counted once in the family. */
+  readonly same_test_as?: string | undefined;
+  /** For a total (`aggregate: 'sum'`): the statistics above are totals over the shared tasks. */
+  readonly scale?: 'total' | undefined;
+}
+
+/** The verdict of an always-valid confidence sequence over the per-task differences (`--sequential`). */
+export interface SequentialResult {
+  readonly method: 'betting_confidence_sequence';
+  readonly alpha: number;
+  /** ± margin: a difference smaller than this does not matter (the "equivalent" verdict). */
+  readonly margin: number;
+  /** `different`: the sequence excluded 0; `equivalent`: it fell inside ±margin; else `undecided`. */
+  readonly decision: 'different' | 'equivalent' | 'undecided';
+  /** Tasks seen when it was decided (null while undecided). */
+  readonly decided_after: number | null;
+  readonly tasks: number;
+  /** The interval after the last task (it is valid at every look). */
+  readonly interval: [number, number];
 }
 
 /**
@@ -35,9 +66,11 @@ export interface PairedMetric extends PairedComparison {
  */
 export interface MetricDelta {
   readonly experiment_id: string;
+  /** A's value over the tasks both ran (all of A's tasks when none is shared). */
   readonly baseline_value: number | null;
+  /** B's value over the tasks both ran. */
   readonly value: number | null;
-  /** B - A in the metric's unit. */
+  /** B - A in the metric's unit, over the same tasks: the paired mean difference when there is one. */
   readonly delta: number | null;
   readonly percent: number | null;
   readonly percent_label: string;
@@ -45,12 +78,18 @@ export interface MetricDelta {
   readonly is_regression: boolean;
   /** Null when the metric has no per-task values (percentiles, ratios) or no task is shared. */
   readonly paired: PairedMetric | null;
+  /** Which tasks the values and the change above are over. */
+  readonly basis: 'shared_tasks' | 'all_tasks';
+  /** With `--sequential`, for bounded metrics (rates and scores). */
+  readonly sequential?: SequentialResult | undefined;
 }
 
 export interface MetricComparison {
   readonly name: string;
   readonly direction: Direction;
   readonly unit?: string | undefined;
+  /** `sum` for a total (cost): shown in the summary, its differences in totals too. */
+  readonly aggregate: 'mean' | 'sum';
   /** One per experiment, in the order given (A first). */
   readonly values: readonly MetricValue[];
   /** One per candidate (B, C, ...) against A. */
@@ -65,15 +104,26 @@ export interface FlippedTask {
   readonly pass_rate: number;
   /** Why the failing side failed: its first error, failed evaluation or failed criterion. */
   readonly explanation: string;
+  /** The task's verdict flips between attempts of the same version (see `PairComparison.flaky`). */
+  readonly flaky: boolean;
 }
 
 /** What one candidate changed against A, task by task. */
 export interface PairComparison {
   readonly baseline_id: string;
   readonly experiment_id: string;
+  /** Tasks both ran (after `excluded`): every paired statistic, delta and gate is over these. */
   readonly shared_tasks: number;
+  /** Tasks either ran: the M of "paired over N of M tasks". */
+  readonly total_tasks: number;
   readonly only_in_baseline: readonly string[];
   readonly only_in_candidate: readonly string[];
+  /** Tasks whose verdict flips between attempts of A's or of B's version. */
+  readonly flaky: readonly FlakyTask[];
+  /** Shared tasks left out of this comparison (`excludeFlaky`). */
+  readonly excluded: readonly string[];
+  /** Each test's shared-task count is below `SMALL_SAMPLE_TASKS`: exact and t methods, wide intervals. */
+  readonly small_sample: boolean;
   /** Passed in A, failed in the candidate. */
   readonly regressions: readonly FlippedTask[];
   /** Failed in A, passed in the candidate. */
@@ -83,6 +133,8 @@ export interface PairComparison {
 export interface Comparison {
   readonly experiments: readonly ComparedExperiment[];
   readonly alpha: number;
+  /** How p-values are adjusted over the metrics of each candidate. */
+  readonly adjust: AdjustMethod;
   readonly metrics: readonly MetricComparison[];
   readonly pairs: readonly PairComparison[];
   /** Different suite versions, disjoint task sets, unfinished experiments. */
@@ -102,7 +154,7 @@ export interface RegressionViolation {
   readonly baseline: number | null;
   /** For max_regression: how much worse, as a fraction of the baseline (0.08 = 8% worse). */
   readonly worsening?: number | undefined;
-  /** The paired test's p-value, when there is one. */
+  /** The metric's own paired test p-value (not adjusted for the other metrics), when there is one. */
   readonly p_value?: number | null | undefined;
   readonly message: string;
 }

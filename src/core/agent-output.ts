@@ -15,22 +15,38 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
+/**
+ * Tokens and cost. `tokens_in` counts every input token; `cached_tokens` (cache reads) and
+ * `cache_write_tokens` (cache writes) are the parts of it billed at other prices.
+ */
 export const UsageSchema = z.object({
   tokens_in: z.number().nonnegative().default(0),
   tokens_out: z.number().nonnegative().default(0),
   cached_tokens: z.number().nonnegative().default(0),
+  cache_write_tokens: z.number().nonnegative().optional(),
   /** null when nobody reported a cost and no price was known for the model. */
   cost_usd: z.number().nonnegative().nullable().default(null),
+  /**
+   * Model calls that spent tokens but have neither a reported cost nor a known price: when
+   * above 0, `cost_usd` is partial (it covers the other calls only).
+   */
+  unpriced_calls: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const AgentCallSchema = z.object({
+  /**
+   * The call's own id (the provider's response id, a transcript's message id): a call reported
+   * through two channels under the same id (events and OpenTelemetry) counts once.
+   */
+  id: z.string().optional(),
   role: z.string().default('agent'),
   model: z.string().optional(),
   provider: z.string().optional(),
   tokens_in: z.number().nonnegative().default(0),
   tokens_out: z.number().nonnegative().default(0),
   cached_tokens: z.number().nonnegative().default(0),
+  cache_write_tokens: z.number().nonnegative().optional(),
   cost_usd: z.number().nonnegative().optional(),
   duration_seconds: z.number().nonnegative().optional(),
   at: z.string().optional(),
@@ -81,6 +97,16 @@ export const AgentInvocationSchema = z.object({
 });
 export type AgentInvocation = z.infer<typeof AgentInvocationSchema>;
 
+/** A cost reported apart from model calls (a `cost` event): a tool, an API, a sandbox. */
+export const ReportedCostSchema = z.object({
+  cost_usd: z.number().nonnegative(),
+  role: z.string().optional(),
+  model: z.string().optional(),
+  tokens_in: z.number().nonnegative().default(0),
+  tokens_out: z.number().nonnegative().default(0),
+});
+export type ReportedCost = z.infer<typeof ReportedCostSchema>;
+
 export const MalformedEventSchema = z.object({
   line: z.number().int().nonnegative(),
   error: z.string(),
@@ -93,6 +119,8 @@ export const TraceSchema = z.object({
   prompts: z.array(OperatorPromptSchema).default([]),
   human: z.array(HumanTouchpointSchema).default([]),
   circuit_breakers: z.array(CircuitBreakerSchema).default([]),
+  /** Costs reported apart from model calls; they add to the trial's cost. */
+  costs: z.array(ReportedCostSchema).optional(),
   /** The harness's own verdict on first-pass approval, when it reports one explicitly. */
   first_pass_approval: z.boolean().optional(),
   malformed_events: z.array(MalformedEventSchema).default([]),
@@ -106,7 +134,9 @@ export const ErrorKindSchema = z.enum([
   'crash', // the process exited abnormally
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
+  'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
   'aborted',
+  'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 
@@ -118,7 +148,12 @@ export const AgentOutputSchema = z.object({
   /** Seconds. */
   latency: z.number().nonnegative().default(0),
   tool_calls: z.array(ToolCallSchema).default([]),
-  usage: UsageSchema.default({ tokens_in: 0, tokens_out: 0, cached_tokens: 0, cost_usd: null }),
+  usage: UsageSchema.default({
+    tokens_in: 0,
+    tokens_out: 0,
+    cached_tokens: 0,
+    cost_usd: null,
+  }),
   trace: TraceSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
   error: z.string().optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HarnessConfigSchema } from './harness-config.ts';
+import { canonicalMetricName } from './metric-names.ts';
 import { RunRecordSchema } from './run-record.ts';
 import { SuiteFormatSchema } from './suite.ts';
 
@@ -8,9 +9,12 @@ export const EXPERIMENT_SCHEMA_VERSION = 1;
 export const DirectionSchema = z.enum(['higher_is_better', 'lower_is_better', 'neutral']);
 export type Direction = z.infer<typeof DirectionSchema>;
 
-/** An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate. */
+/**
+ * An aggregate over trials. `value` is null (shown as "n/a") when there is nothing to aggregate.
+ * A renamed metric read from an old store gets its current name (`latency` -> `agent_latency`).
+ */
 export const MetricResultSchema = z.object({
-  name: z.string(),
+  name: z.string().transform(canonicalMetricName),
   value: z.number().nullable(),
   formatted_value: z.string(),
   direction: DirectionSchema,
@@ -18,6 +22,13 @@ export const MetricResultSchema = z.object({
   n: z.number().int().nonnegative(),
   stderr: z.number().nonnegative().nullable(),
   ci95: z.tuple([z.number(), z.number()]).nullable(),
+  /**
+   * How `ci95` was made (docs/statistics.md): `wilson` (a pass rate, one trial per task),
+   * `wilson_effective_n` (a rate over epochs or clusters), `t` (mean ± t(n-1)·SE), `cluster_t`
+   * (CR1 + t(G-1)), `delta_method_t` (a ratio), `bootstrap_percentile` (a percentile). Absent in
+   * experiments stored before it existed (those intervals were z-based).
+   */
+  ci_method: z.string().optional(),
   description: z.string().default(''),
   unit: z.string().optional(),
   details: z.record(z.string(), z.unknown()).default({}),

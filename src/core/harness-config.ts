@@ -5,14 +5,18 @@ import { SandboxConfigSchema } from './sandbox-config.ts';
 export const ModelPriceSchema = z.object({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
-  /** Cached input tokens; the input price when a provider gives no discount. */
+  /** Cached input tokens (cache reads); the input price when a provider gives no discount. */
   cached: z.number().nonnegative().optional(),
+  /** Input tokens written to the cache; the input price when a provider charges nothing extra. */
+  cache_write: z.number().nonnegative().optional(),
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 /** Prices that override or extend the built-in table, keyed `provider/model` or by model name. */
 export const PricingOverrideSchema = z.object({
   as_of: z.string().optional(),
+  /** Where the prices come from (a URL, a contract), stored with every cost priced from them. */
+  source: z.string().optional(),
   models: z.record(z.string(), ModelPriceSchema).default({}),
 });
 export type PricingOverride = z.infer<typeof PricingOverrideSchema>;

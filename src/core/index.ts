@@ -6,7 +6,7 @@ export * from './errors.ts';
 export * from './evaluation.ts';
 export * from './experiment.ts';
 export * from './harness-config.ts';
-export * from './judge.ts';
+export { type JudgeConfig, JudgeConfigSchema, JudgeSettingSchema } from './judge.ts';
 export * from './plugin-ref.ts';
 export * from './rubric.ts';
 export * from './run-record.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentOutputSchema, emptyTrace, TraceSchema } from './agent-output.ts';
+import { AgentOutputSchema, ErrorKindSchema, emptyTrace, TraceSchema } from './agent-output.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from './evaluation.ts';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
@@ -33,6 +33,19 @@ export const RoleBreakdownSchema = z.object({
 });
 export type RoleBreakdown = z.infer<typeof RoleBreakdownSchema>;
 
+/**
+ * What the harness changed in its workspace, against the task's starter codebase: a unified
+ * diff of text files (binary ones named only), cut at a size limit, secrets redacted. Kept with
+ * the record, so a grader and the judge see the change without `--keep-workspaces`.
+ */
+export const WorkspaceDiffSchema = z.object({
+  files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'changed', 'removed']) })),
+  diff: z.string(),
+  /** Bytes of diff left out at the size limit (0: complete). */
+  omitted_bytes: z.number().int().nonnegative().default(0),
+});
+export type WorkspaceDiff = z.infer<typeof WorkspaceDiffSchema>;
+
 export const OutcomeSchema = z.enum(['pass', 'fail', 'error', 'pending']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -62,6 +75,12 @@ export const RunRecordSchema = z.object({
   cost_usd: z.number().nonnegative().nullable().default(null),
   outcome: OutcomeSchema,
   error: z.string().optional(),
+  /**
+   * Why the trial errored: the adapter's kind (`timeout`, `transient`, `crash`...), or
+   * `environment` when a check could not run where it ran. Absent in records stored before it
+   * existed: `output.error_kind` says the same for harness errors there.
+   */
+  error_kind: ErrorKindSchema.optional(),
   output: AgentOutputSchema,
   trace: TraceSchema.default(emptyTrace),
   evaluations: z.array(EvaluationResultSchema).default([]),
@@ -72,6 +91,8 @@ export const RunRecordSchema = z.object({
   scores: z.record(z.string(), z.number().min(0).max(1)).default({}),
   /** Path of the kept workspace (only with --keep-workspaces). */
   workspace: z.string().optional(),
+  /** The harness's changes to the starter codebase (tasks with a codebase; absent in older records). */
+  workspace_diff: WorkspaceDiffSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HarnessConfigSchema } from './harness-config.ts';
-import { JudgeConfigSchema } from './judge.ts';
+import { JudgeSettingSchema } from './judge.ts';
 import { EvaluatorRefSchema, MetricRefSchema } from './plugin-ref.ts';
 import { RubricSchema } from './rubric.ts';
 import { SandboxConfigSchema } from './sandbox-config.ts';
@@ -63,7 +63,7 @@ export const SuiteSchema = z.object({
   }),
   rubrics: z.array(RubricSchema).default([]),
   /** The model that grades rubric criteria (`--judge` overrides it). */
-  judge: JudgeConfigSchema.optional(),
+  judge: JudgeSettingSchema.optional(),
   /** The harness named in the file itself (a benchmark's `agent:`); `--harness` overrides it. */
   harness: HarnessConfigSchema.optional(),
   /** The sandbox the suite's tasks run in unless the harness config or `--sandbox` names another. */

@@ -2,6 +2,7 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { splitCommand } from '../util/split-command.ts';
 import { evaluatorOptionSchemas } from './catalog.ts';
 import { evaluatorFrom } from './define.ts';
+import { environmentProblem } from './environment-failure.ts';
 import { binary, cannotJudge } from './result.ts';
 import { runCommand } from './run-command.ts';
 import type { EvaluatorDefinition } from './types.ts';
@@ -44,6 +45,13 @@ export const command: EvaluatorDefinition<typeof options> = {
         duration_seconds: run.durationSeconds,
         output_tail: run.outputTail,
       };
+      // A check that could not run where it ran is the environment's fault, not a harness failure.
+      const problem = environmentProblem(argv, run);
+      if (problem !== undefined)
+        return cannotJudge(`command "${shown}" could not run: ${problem}`, {
+          ...details,
+          error_kind: 'environment',
+        });
       if (run.spawnError !== undefined)
         return cannotJudge(`command "${shown}" could not start: ${run.spawnError}`, details);
       if (run.timedOut) {

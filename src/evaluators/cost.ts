@@ -15,11 +15,22 @@ export const cost: EvaluatorDefinition<typeof options> = {
       const usd = output.usage.cost_usd;
       if (usd === null)
         return binary(false, 'cost unknown: the agent reported no cost and no price was known');
-      const passed = usd <= opts.max_usd;
-      return binary(passed, `cost $${usd.toFixed(6)} ${passed ? '<=' : '>'} $${opts.max_usd}`, {
-        cost_usd: usd,
-        max_usd: opts.max_usd,
-      });
+      const unpriced = output.usage.unpriced_calls ?? 0;
+      const details = { cost_usd: usd, max_usd: opts.max_usd, unpriced_calls: unpriced };
+      if (usd > opts.max_usd)
+        return binary(
+          false,
+          `cost ${unpriced > 0 ? 'at least ' : ''}$${usd.toFixed(6)} > $${opts.max_usd}`,
+          details,
+        );
+      // Below the budget so far, but unpriced calls could take it over: not checkable.
+      if (unpriced > 0)
+        return binary(
+          false,
+          `cost partial: $${usd.toFixed(6)} for the priced calls, ${unpriced} ${unpriced === 1 ? 'call' : 'calls'} unpriced, so the budget $${opts.max_usd} cannot be checked (add their prices with pricing: in the harness config)`,
+          details,
+        );
+      return binary(true, `cost $${usd.toFixed(6)} <= $${opts.max_usd}`, details);
     });
   },
 };

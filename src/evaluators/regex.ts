@@ -2,17 +2,17 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { analyzeRegex } from '../util/regex-safety.ts';
 import { evaluatorOptionSchemas } from './catalog.ts';
 import { evaluatorFrom } from './define.ts';
-import { execRegex } from './regex-worker.ts';
 import { binary, cannotJudge, type Verdict } from './result.ts';
 import { outputAsJson, outputText, preview } from './text.ts';
-import type { EvaluatorDefinition } from './types.ts';
+import { MATCH_TIME_LIMIT_MS, timedMatch, unansweredMatch } from './timed-match.ts';
+import type { EvaluationContext, EvaluatorDefinition } from './types.ts';
 
 const options = evaluatorOptionSchemas.regex;
 
 /** Only the first MiB of an output is matched; larger outputs say so in the result. */
 export const REGEX_INPUT_LIMIT = 1024 * 1024;
-/** A match that takes longer than this is stopped (see regex-worker.ts). */
-export const REGEX_TIME_LIMIT_MS = 2000;
+/** A match that takes longer than this is stopped (see match-pool.ts). */
+export const REGEX_TIME_LIMIT_MS = MATCH_TIME_LIMIT_MS;
 
 export interface CompiledPattern {
   readonly source: string;
@@ -49,7 +49,11 @@ export function compilePattern(pattern: string, flags: string): CompiledPattern 
   return { source, flags: allFlags };
 }
 
-async function match(compiled: CompiledPattern, fullText: string): Promise<Verdict> {
+async function match(
+  compiled: CompiledPattern,
+  fullText: string,
+  trial: Pick<EvaluationContext, 'output' | 'signal'>,
+): Promise<Verdict> {
   const truncated = fullText.length > REGEX_INPUT_LIMIT;
   const text = truncated ? fullText.slice(0, REGEX_INPUT_LIMIT) : fullText;
   const note = truncated
@@ -57,31 +61,25 @@ async function match(compiled: CompiledPattern, fullText: string): Promise<Verdi
     : '';
   const shown = `/${compiled.source}/${compiled.flags}`;
   const base = { pattern: shown, truncated, input_length: fullText.length };
-  const outcome = await execRegex(
-    { source: compiled.source, flags: compiled.flags, text },
-    REGEX_TIME_LIMIT_MS,
+  const outcome = await timedMatch(
+    { kind: 'regex', source: compiled.source, flags: compiled.flags, text },
+    trial,
   );
-  switch (outcome.kind) {
-    case 'match':
-      return binary(true, `output matches ${shown}${note}`, {
-        ...base,
-        match: preview(outcome.value),
-        index: outcome.index,
-        groups: outcome.groups,
-      });
-    case 'no_match':
-      return binary(false, `output does not match ${shown}${note}`, base);
-    case 'timeout':
-      return cannotJudge(
-        `matching ${shown} took longer than ${REGEX_TIME_LIMIT_MS / 1000} s on ${text.length} characters and was stopped`,
-        base,
-      );
-    case 'error':
-      return cannotJudge(`matching ${shown} failed: ${outcome.message}`, base);
-  }
+  if (outcome.kind !== 'done')
+    return cannotJudge(unansweredMatch(outcome, `matching ${shown} on ${text.length} characters`), base);
+  const found = outcome.value as
+    | { matched: false }
+    | { matched: true; value: string; index: number; groups: Record<string, string> };
+  if (!found.matched) return binary(false, `output does not match ${shown}${note}`, base);
+  return binary(true, `output matches ${shown}${note}`, {
+    ...base,
+    match: preview(found.value),
+    index: found.index,
+    groups: found.groups,
+  });
 }
 
-/** The output matches a regular expression (compiled and safety-checked once, run off-thread with a time limit). */
+/** The output matches a regular expression (compiled and safety-checked once, run on a match worker with a time limit). */
 export const regex: EvaluatorDefinition<typeof options> = {
   name: 'regex',
   description: 'output matches a regular expression',
@@ -89,7 +87,7 @@ export const regex: EvaluatorDefinition<typeof options> = {
   create(opts) {
     const fixed = opts.pattern === undefined ? undefined : compilePattern(opts.pattern, opts.flags);
     const fromTasks = new Map<string, CompiledPattern | string>();
-    return evaluatorFrom('regex', ({ task, output }) => {
+    return evaluatorFrom('regex', ({ task, output, signal }) => {
       let compiled = fixed;
       if (compiled === undefined) {
         if (typeof task.expected !== 'string') {
@@ -110,9 +108,9 @@ export const regex: EvaluatorDefinition<typeof options> = {
       if (opts.target === 'structured') {
         const data = outputAsJson(output);
         if (!data.ok) return binary(false, data.reason);
-        return match(compiled, JSON.stringify(data.value) ?? '');
+        return match(compiled, JSON.stringify(data.value) ?? '', { output, signal });
       }
-      return match(compiled, outputText(output));
+      return match(compiled, outputText(output), { output, signal });
     });
   },
 };

@@ -131,6 +131,7 @@ export function recordToAtif(record: RunRecord): AtifTrajectory {
       human: trace.human.length === 0 ? undefined : trace.human,
       circuit_breakers: trace.circuit_breakers.length === 0 ? undefined : trace.circuit_breakers,
       first_pass_approval: trace.first_pass_approval,
+      costs: trace.costs,
       malformed_events: trace.malformed_events.length === 0 ? undefined : trace.malformed_events,
     }),
   };
@@ -235,6 +236,7 @@ export function atifToTrace(doc: AtifTrajectory): AtifIngest {
     human: (root['human'] as Trace['human'] | undefined) ?? [],
     circuit_breakers: (root['circuit_breakers'] as Trace['circuit_breakers'] | undefined) ?? [],
     malformed_events: (root['malformed_events'] as Trace['malformed_events'] | undefined) ?? [],
+    ...(Array.isArray(root['costs']) ? { costs: root['costs'] as NonNullable<Trace['costs']> } : {}),
     ...(typeof root['first_pass_approval'] === 'boolean'
       ? { first_pass_approval: root['first_pass_approval'] }
       : {}),

@@ -1,6 +1,7 @@
 import jsonPathParse from 'jsonpath-rfc9535/parser';
 import type { Difficulty, SourceType } from '../core/task.ts';
 import { compileUserRegex } from '../util/regex-flags.ts';
+import { jsonPathRegexProblem } from '../util/regex-safety.ts';
 
 // The seed-003 rules without zod: `validate` of a dataset answers from these alone, so the CLI
 // never loads zod for a valid file. `EvalCaseV0Schema` (eval-case-v0.ts) stays the definition
@@ -69,13 +70,18 @@ function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): stri
     }
   }
   if (isSimpleJsonPath(expected)) return undefined;
+  let ast: unknown;
   try {
-    jsonPathParse(expected);
-    return undefined;
+    ast = jsonPathParse(expected);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return `JSONPath does not parse (RFC 9535): ${message}`;
   }
+  // The same refusal the jsonpath evaluator makes when the run starts (one rule set).
+  const problem = jsonPathRegexProblem(ast);
+  if (problem === undefined) return undefined;
+  const pattern = problem.pattern === '' ? '' : ` /${problem.pattern}/`;
+  return `JSONPath ${problem.where} pattern${pattern} is refused: ${problem.reason}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -5,11 +5,14 @@ export type DeepReadonly<T> = T extends (infer U)[]
     ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
     : T;
 
-/** Freezes a value and everything inside it; returns it typed as read-only. */
+/** Freezes a value and everything inside it (without recursion: data may nest deeply); returns it typed as read-only. */
 export function deepFreeze<T>(value: T): DeepReadonly<T> {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object' || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) stack.push(child);
   }
   return value as DeepReadonly<T>;
 }

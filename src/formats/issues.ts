@@ -44,6 +44,12 @@ export function describeIssue(issue: z.core.$ZodIssue): { message: string; expec
   switch (issue.code) {
     case 'invalid_type':
       if (input === undefined) return { message: 'required field is missing', expected: issue.expected };
+      // YAML reads 1e400 as Infinity: a number to the eye, so "wrong type number" made no sense.
+      if (typeof input === 'number' && !Number.isFinite(input))
+        return {
+          message: `${input} is not a finite number (a literal such as 1e400 is too large and reads as Infinity)`,
+          expected: `a finite ${issue.expected}`,
+        };
       return { message: `wrong type ${typeOf(input)}`, expected: issue.expected };
     case 'invalid_value':
       if (input === undefined)
@@ -70,8 +76,17 @@ export function describeIssue(issue: z.core.$ZodIssue): { message: string; expec
       };
     case 'unrecognized_keys':
       return { message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` };
-    case 'invalid_union':
+    case 'invalid_union': {
+      // When the value has the type of one shape (a string where a string or an object is
+      // allowed), what that shape wanted is the useful answer.
+      const sameType = issue.errors.find(
+        (errors) =>
+          errors.length > 0 && !errors.some((e) => e.code === 'invalid_type' && e.path.length === 0),
+      );
+      const first = sameType?.[0];
+      if (first !== undefined && first.path.length === 0) return describeIssue({ ...first, input } as never);
       return { message: `invalid value ${show(input)}`, expected: 'one of the allowed shapes' };
+    }
     case 'not_multiple_of':
       return { message: `${show(input)} is not a multiple of ${issue.divisor}` };
     default:

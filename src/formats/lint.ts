@@ -6,6 +6,7 @@ import { analyzeRegex } from '../util/regex-safety.ts';
 import { type FileKind, isJsonlDataset } from './detect.ts';
 import { streamEvalCases } from './eval-case-stream.ts';
 import { KNOWN_EVAL_CASE_VERSIONS } from './eval-case-v0-rules.ts';
+import { patternOptionProblem } from './pattern-check.ts';
 import { assertFile } from './read-file.ts';
 
 /** Stable lint rule codes and their severities. */
@@ -192,18 +193,8 @@ function regexFinding(
   file: string,
   line: number,
 ): Diagnostic[] {
-  if (ref.name !== 'regex' || typeof ref.options['pattern'] !== 'string') return [];
-  const flags = typeof ref.options['flags'] === 'string' ? ref.options['flags'] : '';
-  const safety = analyzeRegex(ref.options['pattern'], flags);
-  return safety.safe
+  const problem = patternOptionProblem(ref.name, ref.options);
+  return problem === undefined
     ? []
-    : [
-        finding(
-          file,
-          line,
-          'options.pattern',
-          'regex-catastrophic',
-          `regex can backtrack catastrophically: ${safety.reason}`,
-        ),
-      ];
+    : [finding(file, line, `options.${problem.option}`, 'regex-catastrophic', problem.message)];
 }

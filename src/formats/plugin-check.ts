@@ -5,6 +5,7 @@ import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } 
 import { pluginNames, pluginOptions } from '../plugins/known.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
+import { patternOptionProblem } from './pattern-check.ts';
 
 /**
  * Checks plugin references against the registries when a file loads: an unknown name fails
@@ -34,10 +35,22 @@ export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: F
   }
   const options = raw['options'] ?? {};
   const result = schema.safeParse(options, { reportInput: true });
-  if (!result.success)
+  if (!result.success) {
     ctx.diagnostics.push(
       ...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, [...path, 'options']),
     );
+    return;
+  }
+  // A pattern the run would refuse is refused here too, at the option that holds it.
+  const problem = isRecord(options) ? patternOptionProblem(name, options) : undefined;
+  if (problem !== undefined) {
+    const at = [...path, 'options', problem.option];
+    // `lint` reports it under its own rule code rather than as a plain schema error.
+    ctx.diagnostics.push({
+      ...located(ctx.file, ctx.locate(at), at, problem.message, problem.expected),
+      code: 'regex-catastrophic',
+    });
+  }
 }
 
 /** A metric written as a name (`success_rate`, `pass@3`) or as `{name, options}`. */
@@ -134,7 +147,8 @@ export function checkThresholdRange(
   const unit = isUnitIntervalMetric(name);
   for (const bound of ['minimum', 'maximum'] as const) {
     const value = raw[bound];
-    if (typeof value !== 'number') continue;
+    // A non-finite bound (1e400) is already refused by the schema, with the reason.
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
     const bad = value < 0 || (unit && value > 1);
     if (bad) {
       const at = [...path, bound];

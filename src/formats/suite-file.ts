@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import { JudgeConfigSchema } from '../core/judge.ts';
+import { JudgeSettingSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
 import { SandboxConfigSchema } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
@@ -59,7 +59,7 @@ export const SuiteFileSchema = z
     /** `ref:rubric.yaml` */
     rubric: z.string().optional(),
     /** The LLM judge for rubric criteria (`--judge` on the command line overrides it). */
-    judge: JudgeConfigSchema.optional(),
+    judge: JudgeSettingSchema.optional(),
     /** Run the tasks' harness and checks in a sandbox (a harness config or `--sandbox` overrides it). */
     sandbox: SandboxConfigSchema.optional(),
   })

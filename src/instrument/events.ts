@@ -6,6 +6,7 @@ import {
   emptyTrace,
   HumanTouchpointSchema,
   OperatorPromptSchema,
+  ReportedCostSchema,
   type ToolCall,
   ToolCallSchema,
   type Trace,
@@ -27,14 +28,7 @@ export const HarnessEventSchema = z.discriminatedUnion('type', [
     breaker: z.string().min(1),
   }),
   ToolCallSchema.extend({ type: z.literal('tool_call') }),
-  z.object({
-    type: z.literal('cost'),
-    cost_usd: z.number().nonnegative(),
-    role: z.string().optional(),
-    model: z.string().optional(),
-    tokens_in: z.number().nonnegative().default(0),
-    tokens_out: z.number().nonnegative().default(0),
-  }),
+  ReportedCostSchema.extend({ type: z.literal('cost') }),
   z.object({ type: z.literal('first_pass_approval'), approved: z.boolean() }),
 ]);
 export type HarnessEvent = z.infer<typeof HarnessEventSchema>;
@@ -42,8 +36,6 @@ export type HarnessEvent = z.infer<typeof HarnessEventSchema>;
 export interface ParsedEvents {
   readonly trace: Trace;
   readonly toolCalls: ToolCall[];
-  /** Cost reported by `cost` events (on top of agent-call costs). */
-  readonly extraCostUsd: number;
 }
 
 /** Lines above this size are reported as malformed instead of parsed (a harness cannot exhaust memory). */
@@ -53,7 +45,6 @@ const MAX_LINE = 1024 * 1024;
 export function parseEvents(text: string): ParsedEvents {
   const trace: Trace = emptyTrace();
   const toolCalls: ToolCall[] = [];
-  let extraCostUsd = 0;
   const applyEvent = (event: HarnessEvent): void => {
     switch (event.type) {
       case 'agent_call': {
@@ -81,9 +72,11 @@ export function parseEvents(text: string): ParsedEvents {
         toolCalls.push(call);
         return;
       }
-      case 'cost':
-        extraCostUsd += event.cost_usd;
+      case 'cost': {
+        const { type: _type, ...cost } = event;
+        trace.costs = [...(trace.costs ?? []), cost];
         return;
+      }
       case 'first_pass_approval':
         trace.first_pass_approval = event.approved;
         return;
@@ -97,7 +90,7 @@ export function parseEvents(text: string): ParsedEvents {
     if (typeof problem === 'string') trace.malformed_events.push({ line: index + 1, error: problem });
     else applyEvent(problem);
   });
-  return { trace, toolCalls, extraCostUsd };
+  return { trace, toolCalls };
 }
 
 /** The event on a line, or what is wrong with the line. */

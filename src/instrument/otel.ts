@@ -1,68 +1,67 @@
-import { z } from 'zod';
-import type { AgentCall, AgentInvocation, ToolCall } from '../core/agent-output.ts';
+import type {
+  AgentCall,
+  AgentInvocation,
+  CircuitBreakerEvent,
+  HumanTouchpoint,
+  OperatorPrompt,
+  ReportedCost,
+  ToolCall,
+} from '../core/agent-output.ts';
+import { harnessSignal, isHarnessEventName } from './otel-harness-events.ts';
+import {
+  type Attributes,
+  attributesOf,
+  durationSeconds,
+  firstNum,
+  isoTime,
+  OtlpTraceSchema,
+  type Span,
+  spanError,
+  str,
+} from './otel-spans.ts';
+
+export { OtlpTraceSchema, parseOtlpText } from './otel-spans.ts';
 
 /**
- * OpenTelemetry ingestion: OTLP/JSON traces with GenAI semantic-convention spans become the
- * trial's agent invocations (`invoke_agent`), model calls (`chat`, `text_completion`,
- * `generate_content`) and tool calls (`execute_tool`, deduplicated against MCP `tools/call`
- * spans by `gen_ai.tool.call.id`). Tokens are summed from model-call spans only, so an agent span
- * that repeats its children's totals is not counted twice.
+ * OpenTelemetry ingestion: OTLP/JSON traces become the trial's agent invocations (`invoke_agent`),
+ * model calls and tool calls.
+ *
+ * - Model calls: GenAI spans whose operation (`gen_ai.operation.name`, or the span name's first
+ *   word) is `chat`, `text_completion`, `generate_content` or `embeddings`; and spans with no
+ *   operation that carry `gen_ai.usage.*` tokens (the Vercel AI SDK's `ai.generateText.doGenerate`)
+ *   unless a span below them does too (then they total their children).
+ * - Tool calls: `execute_tool` and the AI SDK's `ai.toolCall` spans, deduplicated against MCP
+ *   `tools/call` spans by the call id.
+ * - `harnesseval.*` span events (or spans) report prompts, human touchpoints, circuit breakers,
+ *   first-pass approval and costs outside model calls (see `otel-harness-events.ts`).
+ * Tokens are summed from model calls only, so an agent span repeating its children's totals is
+ * not counted twice.
  */
-interface OtlpAnyValue {
-  stringValue?: string | undefined;
-  intValue?: string | number | undefined;
-  doubleValue?: number | undefined;
-  boolValue?: boolean | undefined;
-  arrayValue?: { values: OtlpAnyValue[] } | undefined;
-}
-const AnyValueSchema: z.ZodType<OtlpAnyValue> = z.lazy(() =>
-  z.object({
-    stringValue: z.string().optional(),
-    intValue: z.union([z.string(), z.number()]).optional(),
-    doubleValue: z.number().optional(),
-    boolValue: z.boolean().optional(),
-    arrayValue: z.object({ values: z.array(AnyValueSchema) }).optional(),
-  }),
-);
-const AttributeSchema = z.object({ key: z.string(), value: AnyValueSchema.optional() });
-const SpanSchema = z
-  .object({
-    traceId: z.string().default(''),
-    spanId: z.string().default(''),
-    parentSpanId: z.string().optional(),
-    name: z.string().default(''),
-    startTimeUnixNano: z.union([z.string(), z.number()]).optional(),
-    endTimeUnixNano: z.union([z.string(), z.number()]).optional(),
-    attributes: z.array(AttributeSchema).default([]),
-    status: z
-      .object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() })
-      .optional(),
-  })
-  .passthrough();
-export const OtlpTraceSchema = z.object({
-  resourceSpans: z
-    .array(
-      z
-        .object({
-          scopeSpans: z.array(z.object({ spans: z.array(SpanSchema).default([]) }).passthrough()).default([]),
-        })
-        .passthrough(),
-    )
-    .default([]),
-});
-type Span = z.infer<typeof SpanSchema>;
-
 export interface OtelIngest {
   readonly invocations: AgentInvocation[];
   readonly agentCalls: AgentCall[];
   readonly toolCalls: ToolCall[];
+  readonly prompts: OperatorPrompt[];
+  readonly human: HumanTouchpoint[];
+  readonly circuitBreakers: CircuitBreakerEvent[];
+  readonly costs: ReportedCost[];
+  firstPassApproval: boolean | undefined;
   tokensIn: number;
   tokensOut: number;
   readonly errors: string[];
+  /** `harnesseval.*` events that could not count, with the reason. */
+  readonly problems: string[];
   readonly spans: number;
 }
 
-const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
+const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'embeddings']);
+const NAMED_OPERATIONS = new Set([...MODEL_OPERATIONS, 'invoke_agent', 'execute_tool']);
+const USAGE_KEYS = [
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.output_tokens',
+  'gen_ai.usage.prompt_tokens',
+  'gen_ai.usage.completion_tokens',
+];
 
 /** Reads the spans of an OTLP/JSON document (one object, or several as JSON lines). */
 export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
@@ -72,54 +71,61 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
     for (const rs of parsed.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
   }
   const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const attrsOf = new Map(spans.map((s) => [s, attributesOf(s.attributes)]));
   const result: OtelIngest = {
     invocations: [],
     agentCalls: [],
     toolCalls: [],
+    prompts: [],
+    human: [],
+    circuitBreakers: [],
+    costs: [],
+    firstPassApproval: undefined,
     tokensIn: 0,
     tokensOut: 0,
     errors: [],
+    problems: [],
     spans: spans.length,
   };
+  const hasUsage = (attrs: Attributes) => USAGE_KEYS.some((k) => attrs[k] !== undefined);
+  // Spans with usage and no operation whose descendants also carry usage are totals.
+  const totals = new Set<string>();
+  for (const span of spans) {
+    const attrs = attrsOf.get(span)!;
+    if (!hasUsage(attrs)) continue;
+    for (let p = parentOf(span, byId), d = 0; p !== undefined && d < 1000; p = parentOf(p, byId), d++)
+      totals.add(p.spanId);
+  }
   const toolIds = new Set<string>();
   const mcpCalls: Span[] = [];
 
   for (const span of spans) {
-    const attrs = attributes(span);
-    const operation = str(attrs['gen_ai.operation.name']) ?? operationFromName(span.name);
+    const attrs = attrsOf.get(span)!;
+    readHarnessEvents(span, attrs, result);
+    const operation = operationOf(span, attrs);
     const error = spanError(span, attrs);
     if (error !== undefined) result.errors.push(`${span.name}: ${error}`);
     const duration = durationSeconds(span);
+    const untyped = operation === undefined && hasUsage(attrs) && !totals.has(span.spanId);
     if (operation === 'invoke_agent') {
+      const id = str(attrs['gen_ai.agent.id']);
       result.invocations.push({
         name: str(attrs['gen_ai.agent.name']) ?? span.name,
-        ...(str(attrs['gen_ai.agent.id']) === undefined ? {} : { id: str(attrs['gen_ai.agent.id'])! }),
+        ...(id === undefined ? {} : { id }),
         ...(duration === undefined ? {} : { duration_seconds: duration }),
         ...(error === undefined ? {} : { error }),
       });
-    } else if (operation !== undefined && MODEL_OPERATIONS.has(operation)) {
-      const tokensIn =
-        num(attrs['gen_ai.usage.input_tokens']) ?? num(attrs['gen_ai.usage.prompt_tokens']) ?? 0;
-      const tokensOut =
-        num(attrs['gen_ai.usage.output_tokens']) ?? num(attrs['gen_ai.usage.completion_tokens']) ?? 0;
-      result.tokensIn += tokensIn;
-      result.tokensOut += tokensOut;
-      const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
-      const provider = str(attrs['gen_ai.provider.name']) ?? str(attrs['gen_ai.system']);
-      result.agentCalls.push({
-        role: enclosingAgent(span, byId) ?? 'agent',
-        tokens_in: tokensIn,
-        tokens_out: tokensOut,
-        cached_tokens:
-          num(attrs['gen_ai.usage.cache_read.input_tokens']) ?? num(attrs['gen_ai.usage.cached_tokens']) ?? 0,
-        metadata: { operation, span_id: span.spanId },
-        ...(model === undefined ? {} : { model }),
-        ...(provider === undefined ? {} : { provider }),
-        ...(duration === undefined ? {} : { duration_seconds: duration }),
-        ...(error === undefined ? {} : { error }),
+    } else if ((operation !== undefined && MODEL_OPERATIONS.has(operation)) || untyped) {
+      const call = modelCall(span, attrs, byId, attrsOf, {
+        operation: operation ?? span.name,
+        duration,
+        error,
       });
-    } else if (operation === 'execute_tool') {
-      const id = str(attrs['gen_ai.tool.call.id']);
+      result.tokensIn += call.tokens_in;
+      result.tokensOut += call.tokens_out;
+      result.agentCalls.push(call);
+    } else if (operation === 'execute_tool' || span.name === 'ai.toolCall') {
+      const id = str(attrs['gen_ai.tool.call.id']) ?? str(attrs['ai.toolCall.id']);
       if (id !== undefined) toolIds.add(id);
       result.toolCalls.push(toolCall(span, attrs, duration, error));
     } else if (str(attrs['mcp.method.name']) === 'tools/call' || span.name.startsWith('tools/call')) {
@@ -128,7 +134,7 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
   }
   // An MCP client span for a call the agent framework already reported is the same call.
   for (const span of mcpCalls) {
-    const attrs = attributes(span);
+    const attrs = attrsOf.get(span)!;
     const id = str(attrs['gen_ai.tool.call.id']);
     if (id !== undefined && toolIds.has(id)) continue;
     result.toolCalls.push(toolCall(span, attrs, durationSeconds(span), spanError(span, attrs)));
@@ -136,17 +142,103 @@ export function ingestOtlp(documents: readonly unknown[]): OtelIngest {
   return result;
 }
 
+function parentOf(span: Span, byId: Map<string, Span>): Span | undefined {
+  return span.parentSpanId === undefined || span.parentSpanId === ''
+    ? undefined
+    : byId.get(span.parentSpanId);
+}
+
+function operationOf(span: Span, attrs: Attributes): string | undefined {
+  const named = str(attrs['gen_ai.operation.name']);
+  if (named !== undefined) return named;
+  const first = span.name.split(' ')[0];
+  return first !== undefined && NAMED_OPERATIONS.has(first) ? first : undefined;
+}
+
+function modelCall(
+  span: Span,
+  attrs: Attributes,
+  byId: Map<string, Span>,
+  attrsOf: Map<Span, Attributes>,
+  at: { operation: string; duration: number | undefined; error: string | undefined },
+): AgentCall {
+  const model = str(attrs['gen_ai.response.model']) ?? str(attrs['gen_ai.request.model']);
+  const provider = str(attrs['gen_ai.provider.name']) ?? str(attrs['gen_ai.system']);
+  const id = str(attrs['gen_ai.response.id']);
+  const cacheWrite = firstNum(
+    attrs,
+    'gen_ai.usage.cache_creation.input_tokens',
+    'ai.usage.inputTokenDetails.cacheWriteTokens',
+  );
+  return {
+    role: enclosingAgent(span, byId, attrsOf) ?? str(attrs['ai.telemetry.functionId']) ?? 'agent',
+    tokens_in: firstNum(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens') ?? 0,
+    tokens_out: firstNum(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens') ?? 0,
+    cached_tokens:
+      firstNum(
+        attrs,
+        'gen_ai.usage.cache_read.input_tokens',
+        'gen_ai.usage.cached_tokens',
+        'ai.usage.inputTokenDetails.cacheReadTokens',
+        'ai.usage.cachedInputTokens',
+      ) ?? 0,
+    ...(cacheWrite === undefined || cacheWrite === 0 ? {} : { cache_write_tokens: cacheWrite }),
+    metadata: { operation: at.operation, span_id: span.spanId },
+    ...(id === undefined ? {} : { id }),
+    ...(model === undefined ? {} : { model }),
+    ...(provider === undefined ? {} : { provider }),
+    ...(at.duration === undefined ? {} : { duration_seconds: at.duration }),
+    ...(at.error === undefined ? {} : { error: at.error }),
+  };
+}
+
+/** The `harnesseval.*` span events of a span, and the span itself when it is named like one. */
+function readHarnessEvents(span: Span, attrs: Attributes, into: OtelIngest): void {
+  const found: { name: string; attrs: Attributes; at: string | undefined }[] = span.events
+    .filter((e) => isHarnessEventName(e.name))
+    .map((e) => ({ name: e.name, attrs: attributesOf(e.attributes), at: isoTime(e.timeUnixNano) }));
+  if (isHarnessEventName(span.name))
+    found.push({ name: span.name, attrs, at: isoTime(span.startTimeUnixNano) });
+  for (const event of found) {
+    if (!isHarnessEventName(event.name)) continue;
+    const signal = harnessSignal(event.name, event.attrs, event.at);
+    if (typeof signal === 'string') {
+      into.problems.push(`${span.name}: ${signal}`);
+      continue;
+    }
+    switch (signal.kind) {
+      case 'prompt':
+        into.prompts.push(signal.value);
+        break;
+      case 'human':
+        into.human.push(signal.value);
+        break;
+      case 'circuit_breaker':
+        into.circuitBreakers.push(signal.value);
+        break;
+      case 'first_pass_approval':
+        into.firstPassApproval = signal.value;
+        break;
+      case 'cost':
+        into.costs.push(signal.value);
+        break;
+    }
+  }
+}
+
 function toolCall(
   span: Span,
-  attrs: Record<string, unknown>,
+  attrs: Attributes,
   duration: number | undefined,
   error: string | undefined,
 ): ToolCall {
   const name =
-    str(attrs['gen_ai.tool.name']) ?? span.name.replace(/^(execute_tool|tools\/call)\s*/, '') ?? span.name;
-  const id = str(attrs['gen_ai.tool.call.id']);
+    str(attrs['gen_ai.tool.name']) ??
+    str(attrs['ai.toolCall.name']) ??
+    span.name.replace(/^(execute_tool|tools\/call)\s*/, '');
+  const id = str(attrs['gen_ai.tool.call.id']) ?? str(attrs['ai.toolCall.id']);
   let args: Record<string, unknown> = {};
-  const rawArgs = str(attrs['gen_ai.tool.call.arguments']);
+  const rawArgs = str(attrs['gen_ai.tool.call.arguments']) ?? str(attrs['ai.toolCall.args']);
   if (rawArgs !== undefined) {
     try {
       const parsed: unknown = JSON.parse(rawArgs);
@@ -156,91 +248,28 @@ function toolCall(
       args = { raw: rawArgs };
     }
   }
+  const result = error ?? str(attrs['gen_ai.tool.call.result']) ?? str(attrs['ai.toolCall.result']);
   return {
     tool_name: name || span.name,
     args,
     status: error === undefined ? 'success' : 'error',
     ...(id === undefined ? {} : { id }),
     ...(duration === undefined ? {} : { duration }),
-    ...(error === undefined ? {} : { result: error }),
+    ...(result === undefined ? {} : { result }),
   };
 }
 
-function operationFromName(name: string): string | undefined {
-  const first = name.split(' ')[0];
-  return first !== undefined &&
-    (MODEL_OPERATIONS.has(first) || first === 'invoke_agent' || first === 'execute_tool')
-    ? first
-    : undefined;
-}
-
-function enclosingAgent(span: Span, byId: Map<string, Span>): string | undefined {
-  let current = span.parentSpanId === undefined ? undefined : byId.get(span.parentSpanId);
+function enclosingAgent(
+  span: Span,
+  byId: Map<string, Span>,
+  attrsOf: Map<Span, Attributes>,
+): string | undefined {
+  let current = parentOf(span, byId);
   for (let depth = 0; current !== undefined && depth < 1000; depth++) {
-    const attrs = attributes(current);
-    if ((str(attrs['gen_ai.operation.name']) ?? operationFromName(current.name)) === 'invoke_agent') {
+    const attrs = attrsOf.get(current) ?? {};
+    if (operationOf(current, attrs) === 'invoke_agent')
       return str(attrs['gen_ai.agent.name']) ?? current.name;
-    }
-    current = current.parentSpanId === undefined ? undefined : byId.get(current.parentSpanId);
+    current = parentOf(current, byId);
   }
   return undefined;
-}
-
-function spanError(span: Span, attrs: Record<string, unknown>): string | undefined {
-  const type = str(attrs['error.type']);
-  if (type !== undefined) return type;
-  const code = span.status?.code;
-  if (code === 2 || code === 'STATUS_CODE_ERROR') return span.status?.message || 'error';
-  return undefined;
-}
-
-function durationSeconds(span: Span): number | undefined {
-  if (span.startTimeUnixNano === undefined || span.endTimeUnixNano === undefined) return undefined;
-  const ns = BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano);
-  return ns < 0n ? undefined : Number(ns) / 1e9;
-}
-
-function attributes(span: Span): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { key, value } of span.attributes) out[key] = anyValue(value);
-  return out;
-}
-
-function anyValue(v: OtlpAnyValue | undefined): unknown {
-  if (v === undefined) return undefined;
-  if (v.stringValue !== undefined) return v.stringValue;
-  if (v.intValue !== undefined) return Number(v.intValue);
-  if (v.doubleValue !== undefined) return v.doubleValue;
-  if (v.boolValue !== undefined) return v.boolValue;
-  if (v.arrayValue !== undefined) return v.arrayValue.values.map(anyValue);
-  return undefined;
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/**
- * Parses OTLP/JSON text: one JSON document, or one per line (the collector's file exporter).
- * Returns the documents or the 1-based line of the first that is not JSON.
- */
-export function parseOtlpText(text: string): { documents: unknown[] } | { line: number; error: string } {
-  const trimmed = text.replace(/^\uFEFF/, '').trim();
-  if (trimmed === '') return { documents: [] };
-  try {
-    return { documents: [JSON.parse(trimmed)] };
-  } catch {
-    // not one document: try JSON lines
-  }
-  const documents: unknown[] = [];
-  const lines = trimmed.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
-    try {
-      documents.push(JSON.parse(line));
-    } catch (error) {
-      return { line: i + 1, error: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  return { documents };
 }

@@ -5,23 +5,29 @@ export { type ModelPrice, ModelPriceSchema };
 
 export const PriceTableSchema = z.object({
   as_of: z.string(),
+  /** Where the prices were read (the providers' pricing pages, a contract). */
+  source: z.string().optional(),
   /** Keys are `provider/model` or a bare model name. */
   models: z.record(z.string(), ModelPriceSchema),
 });
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
 /**
- * List prices as published by the providers on the `as_of` date. Prices change: override or
- * extend them with `pricing:` in a harness config rather than trusting these for billing.
+ * List prices in USD per million tokens as published by the providers on the `as_of` date, from
+ * `source`. Anthropic bills cache writes (5-minute TTL) at 1.25x input and reads at 0.1x; OpenAI
+ * and Google bill no cache write (the input price). Prices change: override or extend them with
+ * `pricing:` in a harness config rather than trusting these for billing.
  */
 export const DEFAULT_PRICES: PriceTable = {
   as_of: '2025-08-01',
+  source:
+    'https://www.anthropic.com/pricing, https://openai.com/api/pricing, https://ai.google.dev/gemini-api/docs/pricing',
   models: {
-    'anthropic/claude-opus-4': { input: 15, output: 75, cached: 1.5 },
-    'anthropic/claude-opus-4-1': { input: 15, output: 75, cached: 1.5 },
-    'anthropic/claude-sonnet-4': { input: 3, output: 15, cached: 0.3 },
-    'anthropic/claude-3-7-sonnet': { input: 3, output: 15, cached: 0.3 },
-    'anthropic/claude-3-5-haiku': { input: 0.8, output: 4, cached: 0.08 },
+    'anthropic/claude-opus-4': { input: 15, output: 75, cached: 1.5, cache_write: 18.75 },
+    'anthropic/claude-opus-4-1': { input: 15, output: 75, cached: 1.5, cache_write: 18.75 },
+    'anthropic/claude-sonnet-4': { input: 3, output: 15, cached: 0.3, cache_write: 3.75 },
+    'anthropic/claude-3-7-sonnet': { input: 3, output: 15, cached: 0.3, cache_write: 3.75 },
+    'anthropic/claude-3-5-haiku': { input: 0.8, output: 4, cached: 0.08, cache_write: 1 },
     'openai/gpt-4o': { input: 2.5, output: 10, cached: 1.25 },
     'openai/gpt-4o-mini': { input: 0.15, output: 0.6, cached: 0.075 },
     'openai/gpt-4.1': { input: 2, output: 8, cached: 0.5 },
@@ -34,14 +40,22 @@ export const DEFAULT_PRICES: PriceTable = {
   },
 };
 
-/** Merges user overrides over the defaults; the newer `as_of` wins. */
+/**
+ * Merges a harness's `pricing:` over the defaults: its models replace or extend the table's, and
+ * its `as_of` and `source` (when given) describe the result.
+ */
 export function mergePrices(
   base: PriceTable,
   override: PricingOverride | Partial<PriceTable> | undefined,
 ): PriceTable {
   if (override === undefined) return base;
+  const ownModels = Object.keys(override.models ?? {}).length > 0;
+  const source =
+    override.source ??
+    (ownModels && base.source !== undefined ? `${base.source}, and the harness's pricing:` : base.source);
   return {
     as_of: override.as_of ?? base.as_of,
+    ...(source === undefined ? {} : { source }),
     models: { ...base.models, ...override.models },
   };
 }
@@ -75,15 +89,21 @@ export function costOf(
     tokens_in: number;
     tokens_out: number;
     cached_tokens?: number;
+    cache_write_tokens?: number | undefined;
   },
 ): number | undefined {
   if (call.model === undefined) return undefined;
   const price = findPrice(table, call.model, call.provider);
   if (price === undefined) return undefined;
+  // Reads and writes are parts of tokens_in, billed at their own prices.
   const cached = Math.min(call.cached_tokens ?? 0, call.tokens_in);
-  const fresh = call.tokens_in - cached;
+  const written = Math.min(call.cache_write_tokens ?? 0, call.tokens_in - cached);
+  const fresh = call.tokens_in - cached - written;
   return (
-    (fresh * price.input + cached * (price.cached ?? price.input) + call.tokens_out * price.output) /
+    (fresh * price.input +
+      cached * (price.cached ?? price.input) +
+      written * (price.cache_write ?? price.input) +
+      call.tokens_out * price.output) /
     1_000_000
   );
 }

@@ -47,6 +47,12 @@ export function breakdownByRole(trace: Trace): Record<string, RoleBreakdown> {
       cost_usd: current.cost_usd + (call.cost_usd ?? 0),
     };
   }
+  // Costs reported apart from model calls (a sandbox, a paid API) belong to their role too.
+  for (const cost of trace.costs ?? []) {
+    const role = cost.role ?? 'other';
+    const current = roles[role] ?? { calls: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0 };
+    roles[role] = { ...current, cost_usd: current.cost_usd + cost.cost_usd };
+  }
   return roles;
 }
 

@@ -10,12 +10,16 @@ import {
 } from '../core/agent-output.ts';
 
 export interface AgentCallInput {
+  /** The provider's response id: a call also reported another way under this id counts once. */
+  readonly id?: string;
   readonly role: string;
   readonly model?: string;
   readonly provider?: string;
   readonly tokens_in?: number;
   readonly tokens_out?: number;
   readonly cached_tokens?: number;
+  /** Input tokens written to the prompt cache (part of tokens_in, priced at the cache-write price). */
+  readonly cache_write_tokens?: number;
   readonly cost_usd?: number;
   readonly duration_seconds?: number;
   readonly error?: string;
@@ -26,6 +30,7 @@ export interface TokenUsage {
   readonly tokens_in?: number;
   readonly tokens_out?: number;
   readonly cached_tokens?: number;
+  readonly cache_write_tokens?: number;
   readonly cost_usd?: number;
 }
 

@@ -13,11 +13,13 @@ import type { MetricInput, MetricV1 } from './types.ts';
 export function defaultMetrics(input: MetricInput): MetricRef[] {
   const names = [
     'success_rate',
+    'success_rate_completed',
     'accuracy',
     'error_rate',
-    'latency',
-    'latency_p50',
-    'latency_p95',
+    'agent_latency',
+    'agent_latency_p50',
+    'agent_latency_p95',
+    'trial_duration',
     'tokens_in',
     'tokens_out',
     'cost',
@@ -29,6 +31,7 @@ export function defaultMetrics(input: MetricInput): MetricRef[] {
     refs.push(
       { name: 'pass_at_k', options: { k: input.epochs } },
       { name: 'pass_hat_k', options: { k: input.epochs } },
+      { name: 'flaky_tasks', options: {} },
     );
   }
   const evaluators = new Set(input.records.flatMap((r) => r.evaluations.map((e) => e.evaluator)));

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import type { MetricResult } from '../core/experiment.ts';
+import { isEnvironmentError } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { taskMeans } from '../stats/clustered.ts';
 import { type MetricShape, meanOverTasks, type TrialValue } from './aggregate.ts';
 import { type BuiltinMetricName, metricCatalog } from './catalog.ts';
 import type { MetricUnit } from './format.ts';
+import { shownWithPending } from './pending.ts';
 import type { MetricDefinition, MetricInput } from './types.ts';
 
 export type BuiltinOptions<N extends BuiltinMetricName> = z.infer<(typeof metricCatalog)[N]['options']>;
@@ -16,6 +18,7 @@ export interface BuiltinBehaviour<N extends BuiltinMetricName> {
   readonly perTask?: (input: MetricInput, options: BuiltinOptions<N>) => ReadonlyMap<string, number>;
   readonly unit: MetricUnit;
   readonly bounds?: readonly [number, number];
+  readonly aggregate?: 'mean' | 'sum';
 }
 
 /** A built-in definition whose name, direction, description and options come from the catalog. */
@@ -44,6 +47,7 @@ export function defineBuiltin<N extends BuiltinMetricName>(
         direction: entry.direction,
         calculate: (input) => behaviour.calculate(input, shape, options),
         ...(perTask ? { perTask: (input: MetricInput) => perTask(input, options) } : {}),
+        ...(behaviour.aggregate ? { aggregate: behaviour.aggregate } : {}),
       };
     },
   };
@@ -56,26 +60,40 @@ export interface TrialSelection {
   readonly skipped: number;
   /** Pending records excluded (only when `excludePending`). */
   readonly pending: number;
+  /** The task of each pending record excluded. */
+  readonly pendingTasks: string[];
+  /** Environment errors excluded (only when `excludePending`: they have no outcome either). */
+  readonly environmentErrors: number;
 }
 
+/**
+ * The per-trial values. With `excludePending` (metrics of the harness's results: rates, scores)
+ * trials without a decided outcome are left out and counted: pending ones, and environment
+ * errors (a check could not run, which says nothing about the harness).
+ */
 export function selectTrials(
   records: readonly RunRecord[],
   trialValue: (record: RunRecord) => number | null,
   options: { readonly excludePending: boolean },
 ): TrialSelection {
   const trials: TrialValue[] = [];
+  const pendingTasks: string[] = [];
   let skipped = 0;
-  let pending = 0;
+  let environmentErrors = 0;
   for (const record of records) {
     if (options.excludePending && record.outcome === 'pending') {
-      pending++;
+      pendingTasks.push(record.task_id);
+      continue;
+    }
+    if (options.excludePending && isEnvironmentError(record)) {
+      environmentErrors++;
       continue;
     }
     const value = trialValue(record);
     if (value === null || !Number.isFinite(value)) skipped++;
     else trials.push({ task: record.task_id, value });
   }
-  return { trials, skipped, pending };
+  return { trials, skipped, pending: pendingTasks.length, pendingTasks, environmentErrors };
 }
 
 /**
@@ -92,6 +110,8 @@ export function meanMetric<N extends BuiltinMetricName>(
     readonly trialValue: (record: RunRecord, options: BuiltinOptions<N>) => number | null;
     readonly skippedAs?: string;
     readonly label?: (options: BuiltinOptions<N>) => string;
+    /** More details from the records (counts a note next to the figure reads). */
+    readonly details?: (records: readonly RunRecord[]) => Record<string, unknown>;
   },
 ): MetricDefinition<(typeof metricCatalog)[N]['options']> {
   const select = (input: MetricInput, options: BuiltinOptions<N>) =>
@@ -102,10 +122,13 @@ export function meanMetric<N extends BuiltinMetricName>(
     ...(spec.label ? { label: spec.label } : {}),
     calculate(input, shape, options) {
       const selection = select(input, options);
-      const details: Record<string, unknown> = {};
-      if (spec.excludePending) details.pending = selection.pending;
+      const details: Record<string, unknown> = { ...spec.details?.(input.records) };
+      if (spec.excludePending) details.environment_errors = selection.environmentErrors;
       if (spec.skippedAs) details[spec.skippedAs] = selection.skipped;
-      return meanOverTasks(input, selection.trials, shape, details);
+      const result = meanOverTasks(input, selection.trials, shape, details);
+      return spec.excludePending
+        ? shownWithPending(result, input, shape, selection.trials, selection.pendingTasks)
+        : result;
     },
     perTask: (input, options) => taskMeans(select(input, options).trials),
   });

@@ -8,7 +8,7 @@ export {
 } from './catalog.ts';
 export { computeMetrics, defaultMetrics } from './compute.ts';
 export { formatMetricValue, type MetricUnit } from './format.ts';
-export { trialLatency } from './latency.ts';
+export { agentLatencyOf } from './latency.ts';
 export { trialScore } from './outcome.ts';
 export {
   builtinMetrics,

@@ -7,18 +7,26 @@ import { defineBuiltin, meanMetric, selectTrials } from './define.ts';
 import type { MetricInput } from './types.ts';
 
 /**
- * A trial's latency in seconds: what the adapter measured around the agent call, or, when the
- * adapter reported none (0, the schema default), the trial's wall-clock duration. Pending trials
- * ran and took time, so they count.
+ * A trial's agent latency in seconds: what the adapter measured around the agent call; null when
+ * it measured none (0, the schema default) — never the trial's duration in its place, which also
+ * holds the workspace copy and the checks. Pending trials ran and took time, so they count.
  */
-export function trialLatency(record: RunRecord): number {
-  return record.output.latency > 0 ? record.output.latency : record.duration_seconds;
+export function agentLatencyOf(record: RunRecord): number | null {
+  return record.output.latency > 0 ? record.output.latency : null;
 }
 
-export const latency = meanMetric('latency', {
+export const agentLatency = meanMetric('agent_latency', {
   unit: 'seconds',
   excludePending: false,
-  trialValue: trialLatency,
+  trialValue: agentLatencyOf,
+  skippedAs: 'unmeasured',
+});
+
+/** Wall clock of a trial: workspace, agent, protected-file restore and every check. */
+export const trialDuration = meanMetric('trial_duration', {
+  unit: 'seconds',
+  excludePending: false,
+  trialValue: (record) => record.duration_seconds,
 });
 
 /** Fixed, so that the same records always give the same interval. */
@@ -83,7 +91,7 @@ const bootstraps = new WeakMap<MetricInput, ReadonlyMap<number, BootstrapResult 
 
 /**
  * Bootstrap results for every reported percentile over `units`, computed once per metric input:
- * latency_p50 and latency_p95 draw the same resamples (same seed), so the second one reuses them.
+ * agent_latency_p50 and agent_latency_p95 draw the same resamples (same seed), so the second one reuses them.
  */
 function percentileBootstrap(
   input: MetricInput,
@@ -101,11 +109,11 @@ function percentileBootstrap(
   return byPercentile;
 }
 
-function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCENTILES)[number]) {
+function percentileMetric(name: 'agent_latency_p50' | 'agent_latency_p95', p: (typeof PERCENTILES)[number]) {
   return defineBuiltin(name, {
     unit: 'seconds',
     calculate(input: MetricInput, shape) {
-      const { trials } = selectTrials(input.records, trialLatency, { excludePending: false });
+      const { trials } = selectTrials(input.records, agentLatencyOf, { excludePending: false });
       if (trials.length === 0) return emptyResult(shape, { trials: 0, tasks: 0 });
       const value = sortedQuantile(Float64Array.from(trials.map((t) => t.value)).sort(), p);
       // A percentile has no CLT formula; resample whole clusters (or tasks) so that epochs of one
@@ -116,7 +124,8 @@ function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCEN
       );
       const tasks = new Set(trials.map((t) => t.task)).size;
       const boot = units.length >= 2 ? percentileBootstrap(input, units).get(p) : undefined;
-      const result = metricResult(
+      // The percentile interval is the honest one for a skewed statistic, not ±t·SE.
+      return metricResult(
         shape,
         { value, stderr: boot?.stderr ?? null, n: tasks },
         {
@@ -127,12 +136,11 @@ function percentileMetric(name: 'latency_p50' | 'latency_p95', p: (typeof PERCEN
           stderr_method: 'bootstrap',
           bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES, units: units.length },
         },
+        { ci: boot ? [Math.max(0, boot.ci[0]), boot.ci[1]] : null, method: 'bootstrap_percentile' },
       );
-      // The percentile interval is the honest one for a skewed statistic; keep it over ±1.96 SE.
-      return boot && result.ci95 ? { ...result, ci95: [Math.max(0, boot.ci[0]), boot.ci[1]] } : result;
     },
   });
 }
 
-export const latencyP50 = percentileMetric('latency_p50', 0.5);
-export const latencyP95 = percentileMetric('latency_p95', 0.95);
+export const agentLatencyP50 = percentileMetric('agent_latency_p50', 0.5);
+export const agentLatencyP95 = percentileMetric('agent_latency_p95', 0.95);

@@ -1,3 +1,4 @@
+import { isEnvironmentError, recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { groupBy } from '../stats/clustered.ts';
 import { mean } from '../stats/descriptive.ts';
@@ -8,24 +9,51 @@ import type { MetricInput } from './types.ts';
 
 /**
  * Metrics of trial outcomes and scores. A trial passes when `outcome === 'pass'` and errored when
- * `outcome === 'error'`; pending trials (awaiting a human or judge grade) have no outcome yet and
- * are left out of rates and scores, counted in `details.pending`.
+ * `outcome === 'error'`. Pending trials (awaiting a human or judge grade) have no outcome yet and
+ * environment errors (a check could not run) say nothing about the harness: both are left out of
+ * rates and scores and counted (`details.pending`, `details.environment_errors`); while trials are
+ * pending a rate has no interval, only the range it can end in (see `shownWithPending`).
+ *
+ * Benchmarks disagree on errored trials, so both conventions are reported: `success_rate` counts
+ * them as failures, `success_rate_completed` leaves them out (completed = passed or failed).
  */
 
 const unit = [0, 1] as const;
+
+const errorsByKind = (records: readonly RunRecord[]) => {
+  const kinds: Record<string, number> = {};
+  for (const r of records) {
+    if (r.outcome !== 'error' || isEnvironmentError(r)) continue;
+    const kind = recordErrorKind(r) ?? 'unknown';
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return { errors_by_kind: kinds };
+};
 
 export const successRate = meanMetric('success_rate', {
   unit: 'ratio',
   bounds: unit,
   excludePending: true,
   trialValue: (record) => (record.outcome === 'pass' ? 1 : 0),
+  details: errorsByKind,
 });
 
-export const errorRate = meanMetric('error_rate', {
+export const successRateCompleted = meanMetric('success_rate_completed', {
   unit: 'ratio',
   bounds: unit,
   excludePending: true,
-  trialValue: (record) => (record.outcome === 'error' ? 1 : 0),
+  trialValue: (record) => (record.outcome === 'error' ? null : record.outcome === 'pass' ? 1 : 0),
+  skippedAs: 'errors',
+});
+
+/** Pending trials ran without an error (they wait for a grade), so they count as not errored. */
+export const errorRate = meanMetric('error_rate', {
+  unit: 'ratio',
+  bounds: unit,
+  excludePending: false,
+  trialValue: (record) => (isEnvironmentError(record) ? null : record.outcome === 'error' ? 1 : 0),
+  skippedAs: 'environment_errors',
+  details: errorsByKind,
 });
 
 /**
@@ -61,14 +89,16 @@ export const evaluatorScore = meanMetric('evaluator_score', {
 
 type Estimator = (n: number, c: number, k: number) => number | null;
 
-/** Per task: n finished attempts, c passes -> the estimator's value; tasks with n < k are skipped. */
+/** Per task: n decided attempts, c passes -> the estimator's value; tasks with n < k are skipped. */
 function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
   const trials: TrialValue[] = [];
   let pending = 0;
+  let environment = 0;
   let tooFew = 0;
   const finished = input.records.filter((record) => {
-    if (record.outcome !== 'pending') return true;
-    pending++;
+    if (record.outcome === 'pending') pending++;
+    else if (isEnvironmentError(record)) environment++;
+    else return true;
     return false;
   });
   for (const [task, records] of groupBy(finished, (r) => r.task_id)) {
@@ -77,7 +107,7 @@ function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
     if (value === null) tooFew++;
     else trials.push({ task, value });
   }
-  return { trials, pending, tooFew };
+  return { trials, pending, environment, tooFew };
 }
 
 function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estimator: Estimator) {
@@ -86,13 +116,26 @@ function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estim
     bounds: unit,
     label: (options) => `pass${symbol}${options.k}`,
     calculate(input, shape, options) {
-      const { trials, pending, tooFew } = perTaskEstimates(input, options.k, estimator);
+      const { trials, pending, environment, tooFew } = perTaskEstimates(input, options.k, estimator);
       // One value per task already: the SE below is over tasks, as it must be.
-      return meanOverTasks(input, trials, shape, {
+      const result = meanOverTasks(input, trials, shape, {
         k: options.k,
-        pending,
+        environment_errors: environment,
         tasks_with_fewer_than_k_trials: tooFew,
       });
+      if (pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
+      // Which way the pending attempts go changes c for their task: no interval, as for a rate.
+      return {
+        ...result,
+        stderr: null,
+        ci95: null,
+        details: {
+          ...result.details,
+          decided: input.records.length - pending - environment,
+          pending,
+          interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
+        },
+      };
     },
     perTask(input, options) {
       const { trials } = perTaskEstimates(input, options.k, estimator);

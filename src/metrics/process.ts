@@ -1,4 +1,7 @@
-import { meanMetric } from './define.ts';
+import type { MetricResult } from '../core/experiment.ts';
+import { isEnvironmentError, overallScore } from '../core/overall-score.ts';
+import { emptyResult, meanOverTasks, metricResult } from './aggregate.ts';
+import { defineBuiltin, meanMetric } from './define.ts';
 
 /**
  * The seed-004 process metrics, read from each record's `metrics` (ProcessMetrics) and `scores`.
@@ -51,13 +54,63 @@ export const circuitBreakers = meanMetric('circuit_breakers', {
   trialValue: (r) => r.metrics.circuit_breakers_fired,
 });
 
-export const overallScore = meanMetric('overall_score', {
+/**
+ * The experiment's overall score, by the one definition every output uses (`overallScore` in
+ * core: the task-weighted mean of decided trials' overall scores). Its error bar is over the
+ * per-task means; with unequal task weights it is the SE of a weighted mean.
+ */
+export const overallScoreMetric = defineBuiltin('overall_score', {
   unit: 'score',
   bounds: [0, 1],
-  excludePending: true,
-  trialValue: (r) => r.scores.overall ?? null,
-  skippedAs: 'unscored',
+  calculate(input, shape) {
+    const score = overallScore(input.records, input.tasks);
+    const perTask = [...score.per_task].map(([task, value]) => ({ task, value }));
+    const weights = new Map(input.tasks.map((t) => [t.id, t.weight]));
+    const equal = new Set(perTask.map((t) => weights.get(t.task) ?? 1)).size <= 1;
+    const details = {
+      decided: score.decided,
+      environment_errors: score.environment_errors,
+      definition: 'task-weighted mean of decided trials’ overall scores',
+    };
+    let result: MetricResult;
+    if (score.value === null) result = emptyResult(shape, details);
+    else if (equal) result = { ...meanOverTasks(input, perTask, shape, details), value: score.value };
+    else
+      result = metricResult(
+        shape,
+        { value: score.value, stderr: weightedStandardError(perTask, weights), n: perTask.length },
+        { ...details, stderr_method: 'weighted_mean_over_tasks' },
+      );
+    if (score.pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
+    return {
+      ...result,
+      stderr: null,
+      ci95: null,
+      details: {
+        ...result.details,
+        pending: score.pending,
+        ...(score.possible_range === null ? {} : { possible_range: [...score.possible_range] }),
+        interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
+      },
+    };
+  },
+  perTask: (input) => overallScore(input.records, input.tasks).per_task,
 });
+
+/** SE of Σw·x / Σw over tasks: sqrt(n/(n-1) · Σ w²(x - x̄)²) / Σw. */
+function weightedStandardError(
+  values: readonly { task: string; value: number }[],
+  weights: ReadonlyMap<string, number>,
+): number | null {
+  const n = values.length;
+  if (n < 2) return null;
+  const w = values.map((v) => weights.get(v.task) ?? 1);
+  const total = w.reduce((a, b) => a + b, 0);
+  if (total <= 0) return null;
+  const mean = values.reduce((s, v, i) => s + (w[i] ?? 0) * v.value, 0) / total;
+  const spread = values.reduce((s, v, i) => s + (w[i] ?? 0) ** 2 * (v.value - mean) ** 2, 0);
+  return Math.sqrt((n / (n - 1)) * spread) / total;
+}
 
 /** Passed automated criteria / automated criteria: the record's score, else its criteria counts. */
 export const functionalCompleteness = meanMetric('functional_completeness', {
@@ -65,6 +118,8 @@ export const functionalCompleteness = meanMetric('functional_completeness', {
   bounds: [0, 1],
   excludePending: false,
   trialValue: (r) => {
+    // A check that could not run says nothing about how complete the harness's work is.
+    if (isEnvironmentError(r)) return null;
     const score = r.scores.functional_completeness;
     if (score !== undefined) return score;
     const total = r.metrics.acceptance_criteria_total;

@@ -4,7 +4,8 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
 import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
-import { latency, latencyP50, latencyP95 } from './latency.ts';
+import { flakyTasksMetric } from './flaky.ts';
+import { agentLatency, agentLatencyP50, agentLatencyP95, trialDuration } from './latency.ts';
 import {
   accuracy,
   errorRate,
@@ -12,6 +13,7 @@ import {
   passAtKMetric,
   passHatKMetric,
   successRate,
+  successRateCompleted,
 } from './outcome.ts';
 import {
   circuitBreakers,
@@ -20,7 +22,7 @@ import {
   hitlTotal,
   hitlUnplanned,
   humanTimeMin,
-  overallScore,
+  overallScoreMetric,
   promptsTotal,
   promptsUnplanned,
 } from './process.ts';
@@ -30,11 +32,13 @@ import { cost, costPerSuccess, costPerTask, tokensIn, tokensOut } from './usage.
 /** The built-in metrics. The compiler checks that every catalog name has its definition. */
 export const builtinMetrics = {
   success_rate: successRate,
+  success_rate_completed: successRateCompleted,
   accuracy,
   error_rate: errorRate,
-  latency,
-  latency_p50: latencyP50,
-  latency_p95: latencyP95,
+  agent_latency: agentLatency,
+  agent_latency_p50: agentLatencyP50,
+  agent_latency_p95: agentLatencyP95,
+  trial_duration: trialDuration,
   tokens_in: tokensIn,
   tokens_out: tokensOut,
   cost,
@@ -43,7 +47,7 @@ export const builtinMetrics = {
   pass_at_k: passAtKMetric,
   pass_hat_k: passHatKMetric,
   evaluator_score: evaluatorScore,
-  overall_score: overallScore,
+  overall_score: overallScoreMetric,
   functional_completeness: functionalCompleteness,
   prompts_unplanned: promptsUnplanned,
   prompts_total: promptsTotal,
@@ -52,6 +56,7 @@ export const builtinMetrics = {
   first_pass_approval_rate: firstPassApprovalRate,
   human_time_min: humanTimeMin,
   circuit_breakers: circuitBreakers,
+  flaky_tasks: flakyTasksMetric,
 } as const satisfies { [N in BuiltinMetricName]: MetricDefinition<(typeof metricCatalog)[N]['options']> };
 
 /** A metric named in a file (`success_rate`, `pass@3`, `{name, options}`) or given as an instance. */

@@ -27,6 +27,11 @@ export interface MetricV1 {
    * experiments. Absent for metrics that are not averages of per-task values (percentiles, ratios).
    */
   perTask?(input: MetricInput): ReadonlyMap<string, number>;
+  /**
+   * How the value follows from the per-task values: their `mean` (the default) or their `sum`
+   * (a total such as `cost`). A comparison states a total's difference as a total too.
+   */
+  readonly aggregate?: 'mean' | 'sum';
 }
 
 export interface MetricDefinition<S extends z.ZodType = z.ZodType> {

@@ -30,12 +30,44 @@ export const tokensOut = meanMetric('tokens_out', {
 
 const knownCost = (record: RunRecord): number | null => record.cost_usd;
 
-export const costPerTask = meanMetric('cost_per_task', {
+/**
+ * Trials whose cost is partial (some model calls had no price) and how many calls were unpriced:
+ * every cost figure carries them, so that a partial sum is never read as the whole cost.
+ */
+function costCoverage(records: readonly RunRecord[]): { partial_trials: number; unpriced_calls: number } {
+  let partial = 0;
+  let unpriced = 0;
+  for (const r of records) {
+    const calls = r.output.usage.unpriced_calls ?? 0;
+    if (calls > 0 && r.cost_usd !== null) {
+      partial++;
+      unpriced += calls;
+    }
+  }
+  return { partial_trials: partial, unpriced_calls: unpriced };
+}
+
+const costPerTaskMean = meanMetric('cost_per_task', {
   unit: 'usd',
   excludePending: false,
   trialValue: knownCost,
   skippedAs: 'unknown_cost',
 });
+
+/** Mean cost of a trial, over trials with a known cost. */
+export const costPerTask: typeof costPerTaskMean = {
+  ...costPerTaskMean,
+  create(options) {
+    const metric = costPerTaskMean.create(options);
+    return {
+      ...metric,
+      calculate: (input) => {
+        const result = metric.calculate(input);
+        return { ...result, details: { ...result.details, ...costCoverage(input.records) } };
+      },
+    };
+  },
+};
 
 /** Per-task sums of known costs: the units a total's error bar is computed over. */
 function taskTotals(input: MetricInput) {
@@ -53,21 +85,28 @@ function taskTotals(input: MetricInput) {
  */
 export const cost = defineBuiltin('cost', {
   unit: 'usd',
+  aggregate: 'sum',
   bounds: [0, Number.POSITIVE_INFINITY],
   calculate(input, shape) {
     const { totals, trials, unknownCost } = taskTotals(input);
-    const details = { trials, tasks: totals.length, unknown_cost: unknownCost };
+    const details = {
+      trials,
+      tasks: totals.length,
+      unknown_cost: unknownCost,
+      ...costCoverage(input.records),
+    };
     if (totals.length === 0) return emptyResult(shape, details);
-    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input) });
+    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input), correction: 'cr1' });
     const value = sum(totals.map((t) => t.value));
     const stderr = perTask.stderr === null ? null : perTask.stderr * totals.length;
     return metricResult(
       shape,
-      { value, stderr, n: totals.length },
+      { value, stderr, n: totals.length, ...(perTask.clustered ? { df: perTask.clusters - 1 } : {}) },
       {
         ...details,
-        stderr_method: perTask.clustered ? 'clustered' : 'clt_over_task_means',
+        stderr_method: perTask.clustered ? 'clustered_cr1' : 'clt_over_task_means',
       },
+      { method: perTask.clustered ? 'cluster_t' : 't' },
     );
   },
   perTask: (input) => new Map(taskTotals(input).totals.map((t) => [t.task, t.value])),
@@ -105,6 +144,7 @@ export const costPerSuccess = defineBuiltin('cost_per_success', {
       successes,
       unknown_cost: unknownCost,
       pending,
+      ...costCoverage(used),
     };
     if (successes === 0) {
       return emptyResult(shape, {
@@ -120,18 +160,19 @@ export const costPerSuccess = defineBuiltin('cost_per_success', {
     const z = tasks.map((t) => ({ task: t.task, value: (t.cost - ratio * t.successes) / meanSuccesses }));
     const clusterOf = clusterLookup(input);
     const clustered = z.some((t) => clusterOf(t.task) !== undefined);
+    const observations = z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` }));
     const stderr = clustered
-      ? (clusteredStandardError(
-          z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` })),
-        )?.stderr ?? null)
+      ? (clusteredStandardError(observations, { correction: 'cr1' })?.stderr ?? null)
       : standardError(z.map((t) => t.value));
+    const clusters = new Set(observations.map((o) => o.cluster)).size;
     return metricResult(
       shape,
-      { value: ratio, stderr, n: tasks.length },
+      { value: ratio, stderr, n: tasks.length, ...(clustered ? { df: clusters - 1 } : {}) },
       {
         ...details,
-        stderr_method: clustered ? 'delta_method_clustered' : 'delta_method',
+        stderr_method: clustered ? 'delta_method_clustered_cr1' : 'delta_method',
       },
+      { method: 'delta_method_t' },
     );
   },
 });

@@ -1,16 +1,18 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
+  agentLatency,
+  costLabel,
   countOutcomes,
   experimentVerdict,
   outcomeSummary,
   showsEpochs,
-  trialCost,
   trialExplanation,
-  trialLatency,
   trialScore,
   type Verdict,
 } from './record-view.ts';
@@ -77,8 +79,8 @@ function columns(withEpoch: boolean): Column[] {
     withEpoch && { title: 'EPOCH', align: 'right', cell: (r) => String(r.epoch), cap: 6 },
     { title: 'OUTCOME', align: 'left', cell: (r) => OUTCOME_LABEL[r.outcome], cap: 7 },
     { title: 'SCORE', align: 'right', cell: (r) => fixed(trialScore(r), 2), cap: 6 },
-    { title: 'LATENCY', align: 'right', cell: (r) => `${trialLatency(r).toFixed(2)}s`, cap: 10 },
-    { title: 'COST', align: 'right', cell: (r) => dollars(trialCost(r)), cap: 10 },
+    { title: 'AGENT LATENCY', align: 'right', cell: (r) => seconds(agentLatency(r)), cap: 13 },
+    { title: 'COST', align: 'right', cell: (r) => costLabel(r, dollars), cap: 18 },
   ];
   return all.filter((c): c is Column => c !== false);
 }
@@ -87,8 +89,12 @@ function fixed(value: number | null, digits: number): string {
   return value === null ? '-' : value.toFixed(digits);
 }
 
-function dollars(value: number | null): string {
-  return value === null ? '-' : `$${value.toFixed(4)}`;
+function seconds(value: number | null): string {
+  return value === null ? '-' : formatMetricValue(value, 'seconds');
+}
+
+function dollars(value: number): string {
+  return formatMetricValue(value, 'usd');
 }
 
 interface Segment {
@@ -145,7 +151,8 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [escapeControl(c.name), c.value, c.margin, c.interval, c.n];
+    const notes = metricNotes(m);
+    return [escapeControl(c.name), c.value, c.margin, c.interval, [c.n, ...notes].join('  ')];
   });
   const widths = [0, 1, 2, 3].map((i) =>
     rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),
@@ -162,6 +169,16 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
         width,
       ),
     ),
+  ];
+}
+
+function flakyBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    s.bold(`${FLAKY_TITLE}: ${flaky.length}`),
+    ...flaky.map((t) => truncateToWidth(`~ ${escapeControl(flakyDescription(t))}`, width)),
   ];
 }
 
@@ -199,6 +216,7 @@ export function renderConsole(experiment: Experiment, options: ReportOptions = {
     '',
     ...(experiment.records.length === 0 ? ['No trials recorded.'] : resultsTable(experiment, width, s)),
     ...metricsBlock(experiment, width),
+    ...flakyBlock(experiment, options, width, s),
     ...violationsBlock(experiment, width, s),
     '',
     verdictLine(experiment, width, s),

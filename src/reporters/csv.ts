@@ -1,14 +1,24 @@
 import type { Experiment } from '../core/experiment.ts';
+import { recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { deliver } from './destination.ts';
-import { trialError, trialScore } from './record-view.ts';
+import { agentLatency, trialCost, trialError, trialScore, unpricedCalls } from './record-view.ts';
 import type { ReporterV1 } from './types.ts';
 
+/**
+ * One row per trial. Times are named apart: `agent_latency_seconds` is what the adapter measured
+ * around the agent call, `trial_duration_seconds` the trial's wall clock with its checks.
+ * `cost_status` is `complete`, `partial` (some calls unpriced) or `unknown` (empty cost).
+ */
 export const CSV_HEADER = [
   'test_id',
   'epoch',
   'status',
-  'duration_seconds',
+  'error_kind',
+  'agent_latency_seconds',
+  'trial_duration_seconds',
+  'cost_usd',
+  'cost_status',
   'score',
   'evaluator_scores',
   'error',
@@ -34,11 +44,17 @@ function row(record: RunRecord): string[] {
   const evaluatorScores = record.evaluations
     .map((e) => `${e.negated ? 'not ' : ''}${e.evaluator}:${e.score.toFixed(2)}`)
     .join('; ');
+  const latency = agentLatency(record);
+  const cost = trialCost(record);
   return [
     neutralizeFormula(record.task_id),
     String(record.epoch),
     record.outcome,
+    record.outcome === 'error' ? (recordErrorKind(record) ?? '') : '',
+    latency === null ? '' : latency.toFixed(4),
     record.duration_seconds.toFixed(4),
+    cost === null ? '' : String(cost),
+    cost === null ? 'unknown' : unpricedCalls(record) > 0 ? 'partial' : 'complete',
     score === null ? '' : score.toFixed(4),
     neutralizeFormula(evaluatorScores),
     neutralizeFormula(trialError(record) ?? ''),

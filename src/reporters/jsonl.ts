@@ -1,8 +1,9 @@
-import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { makeDirsSync } from '../util/make-dirs.ts';
 import { deliver } from './destination.ts';
 import type { ReporterV1 } from './types.ts';
 
@@ -39,7 +40,7 @@ export function createJsonlReporter(): ReporterV1 {
       if (options?.destination === undefined) return;
       path = options.destination;
       try {
-        mkdirSync(dirname(path), { recursive: true });
+        makeDirsSync(dirname(path));
         fd = openSync(path, 'w');
       } catch (cause) {
         throw new HarnessEvalError('usage', `cannot write the report to ${path}: ${errorMessage(cause)}`, {

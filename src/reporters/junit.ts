@@ -1,6 +1,6 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { metricCells } from '../metrics/format.ts';
 import { escapeControlExcept } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {

@@ -1,7 +1,9 @@
 import type { Experiment } from '../core/experiment.ts';
-import { metricCells } from '../scoring/metric-format.ts';
+import { metricCells } from '../metrics/format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from './flaky-view.ts';
+import { metricNotes } from './metric-notes.ts';
 import {
   countOutcomes,
   experimentVerdict,
@@ -11,7 +13,7 @@ import {
   trialName,
   trialScore,
 } from './record-view.ts';
-import type { ReporterV1 } from './types.ts';
+import type { ReporterV1, ReportOptions } from './types.ts';
 
 /** A PR comment stays readable (and under GitHub's 65,536-character limit) with at most this many failures. */
 export const MAX_FAILURE_ROWS = 20;
@@ -19,19 +21,30 @@ const MAX_CELL_LENGTH = 300;
 
 /**
  * Makes text safe inside a GFM table cell: `|` would end the cell and a newline the row; HTML
- * tags (`<script>`, `<details>`) would render; control characters become visible escapes.
+ * tags (`<script>`, `<details>`) and `<http://…>` autolinks would render; `[`/`]` would make link
+ * and image syntax live (`![i](http://host/beacon.png)` in a PR comment loads the image); pairs
+ * of `*` or `~` and backticks would format; control characters become visible escapes. `_` is
+ * left alone: GFM never emphasises inside a word, and task ids are full of underscores.
  */
 export function markdownCell(text: string, max = MAX_CELL_LENGTH): string {
   const oneLine = Array.from(escapeControl(text.replace(/\r\n|\r|\n/g, ' ')));
   // Cut by code point so that an emoji is never split into a lone surrogate.
   const cut = oneLine.length > max ? `${oneLine.slice(0, max - 1).join('')}…` : oneLine.join('');
-  return cut
+  const escaped = cut
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
     .replaceAll('\\', '\\\\')
     .replaceAll('|', '\\|')
-    .replaceAll('`', '\\`');
+    .replaceAll('`', '\\`')
+    .replace(/[[\]]/g, '\\$&');
+  // Emphasis and strike-through need a pair of delimiters in the same cell: a lone `*` (the
+  // timeline's "significant" mark) stays as it is.
+  return escapePaired(escapePaired(escaped, '*'), '~');
+}
+
+function escapePaired(text: string, delimiter: '*' | '~'): string {
+  return text.split(delimiter).length > 2 ? text.replaceAll(delimiter, `\\${delimiter}`) : text;
 }
 
 function table(head: readonly string[], align: readonly ('l' | 'r')[], rows: readonly string[][]): string[] {
@@ -46,15 +59,35 @@ function metricsSection(experiment: Experiment): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    return [markdownCell(c.name), c.value, c.margin, c.interval, String(m.n)].map((cell, i) =>
-      i === 0 ? cell : markdownCell(cell),
-    );
+    // The numbers are formatted here, not taken from anyone: only a cell-ending `|` could harm them.
+    const ours = (cell: string) => cell.replaceAll('|', '\\|');
+    const notes = markdownCell(metricNotes(m).join('; '));
+    return [markdownCell(c.name), ours(c.value), ours(c.margin), ours(c.interval), String(m.n), notes];
   });
+  // The notes column appears only when some figure depends on something missing.
+  const withNotes = rows.some((r) => r[5] !== '');
   return [
     '',
     '### Metrics',
     '',
-    ...table(['Metric', 'Value', '± s.e.', '95% CI', 'n'], ['l', 'r', 'r', 'l', 'r'], rows),
+    ...(withNotes
+      ? table(['Metric', 'Value', '± s.e.', '95% CI', 'n', 'Note'], ['l', 'r', 'r', 'l', 'r', 'l'], rows)
+      : table(
+          ['Metric', 'Value', '± s.e.', '95% CI', 'n'],
+          ['l', 'r', 'r', 'l', 'r'],
+          rows.map((r) => r.slice(0, 5)),
+        )),
+  ];
+}
+
+function flakySection(experiment: Experiment, options: ReportOptions): string[] {
+  const flaky = reportFlaky(experiment, options);
+  if (flaky.length === 0) return [];
+  return [
+    '',
+    `### ${FLAKY_TITLE}`,
+    '',
+    ...flaky.map((t) => `- :warning: ${markdownCell(flakyDescription(t))}`),
   ];
 }
 
@@ -92,7 +125,7 @@ function failuresSection(experiment: Experiment): string[] {
 }
 
 /** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures. */
-export function renderMarkdown(experiment: Experiment): string {
+export function renderMarkdown(experiment: Experiment, options: ReportOptions = {}): string {
   const verdict = experimentVerdict(experiment);
   const counts = countOutcomes(experiment);
   const suite = markdownCell(experiment.suite.name ?? experiment.suite.id, 120);
@@ -102,6 +135,7 @@ export function renderMarkdown(experiment: Experiment): string {
     '',
     `**${verdict}** — ${outcomeSummary(counts)} · experiment ${markdownCell(experiment.id, 120)}`,
     ...metricsSection(experiment),
+    ...flakySection(experiment, options),
     ...violationsSection(experiment),
     ...failuresSection(experiment),
   ];
@@ -114,7 +148,7 @@ export function createMarkdownReporter(): ReporterV1 {
     name: 'markdown',
     extensions: ['.md', '.markdown'],
     async report(experiment, options) {
-      return deliver(renderMarkdown(experiment), options);
+      return deliver(renderMarkdown(experiment, options), options);
     },
   };
 }

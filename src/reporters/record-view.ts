@@ -1,4 +1,5 @@
 import type { Experiment } from '../core/experiment.ts';
+import { overallScore } from '../core/overall-score.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 
 /**
@@ -24,13 +25,51 @@ export function trialScore(record: RunRecord): number | null {
   return record.evaluations.reduce((sum, e) => sum + e.score, 0) / record.evaluations.length;
 }
 
-/** Seconds the agent took; the trial duration when the adapter measured nothing. */
-export function trialLatency(record: RunRecord): number {
-  return record.output.latency > 0 ? record.output.latency : record.duration_seconds;
+/**
+ * Agent latency: seconds the adapter measured around the agent call (null when it measured none).
+ * Not the trial's duration (`duration_seconds`), which also holds the workspace and the checks.
+ */
+export function agentLatency(record: RunRecord): number | null {
+  return record.output.latency > 0 ? record.output.latency : null;
+}
+
+/**
+ * The experiment's overall score (the one definition in `core/overall-score.ts`) as text, with
+ * the counts it rests on when any trial is not decided: `0.867 (1 decided, 5 pending)`.
+ */
+export function overallScoreText(experiment: Experiment, digits = 3): string {
+  const tasks = experiment.suite.tasks.length > 0 ? experiment.suite.tasks : taskIds(experiment);
+  const score = overallScore(experiment.records, tasks);
+  const value = score.value === null ? 'n/a' : score.value.toFixed(digits);
+  const notes: string[] = [];
+  if (score.pending > 0) {
+    const range = score.possible_range;
+    notes.push(
+      `${score.decided} decided, ${score.pending} pending${range === null ? '' : `; ${range[0].toFixed(digits)}–${range[1].toFixed(digits)} once graded`}`,
+    );
+  }
+  if (score.environment_errors > 0) notes.push(`${score.environment_errors} environment errors left out`);
+  return notes.length === 0 ? value : `${value} (${notes.join('; ')})`;
+}
+
+function taskIds(experiment: Experiment): { id: string; weight: number }[] {
+  return [...new Set(experiment.records.map((r) => r.task_id))].map((id) => ({ id, weight: 1 }));
 }
 
 export function trialCost(record: RunRecord): number | null {
   return record.cost_usd ?? record.output.usage.cost_usd;
+}
+
+/** Model calls of the trial that spent tokens without a cost or a price: its cost is partial. */
+export function unpricedCalls(record: RunRecord): number {
+  return record.output.usage.unpriced_calls ?? 0;
+}
+
+/** A trial's cost as text: `$0.0297`, `$0.0297 partial` when calls are unpriced, `-` when unknown. */
+export function costLabel(record: RunRecord, format: (usd: number) => string): string {
+  const cost = trialCost(record);
+  if (cost === null) return '-';
+  return unpricedCalls(record) > 0 ? `${format(cost)} partial` : format(cost);
 }
 
 export function trialError(record: RunRecord): string | undefined {

@@ -1,7 +1,7 @@
-import { extname } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import { alreadyRegistered } from '../plugins/known.ts';
 import { closestName } from '../util/suggest.ts';
+import { formatForExtension, resolveOutputFormat } from './output-format.ts';
 import type { ReporterV1 } from './types.ts';
 
 /** A registered reporter: how to create one (lazily: its module loads only when used) and its file extensions. */
@@ -111,21 +111,15 @@ export async function getReporter(name: string): Promise<ReporterV1> {
   return entry.load();
 }
 
+function reporterExtensions(): Record<string, readonly string[]> {
+  return Object.fromEntries([...registry].map(([name, entry]) => [name, entry.extensions]));
+}
+
 function reporterNameForExtension(extension: string): string | undefined {
-  const wanted = extension.toLowerCase();
-  for (const [name, entry] of registry) if (entry.extensions.includes(wanted)) return name;
-  return undefined;
+  return formatForExtension(`file${extension}`, reporterExtensions());
 }
 
 /** The reporter name a file's extension selects (`out/results.xml` -> `junit`). */
 export function reporterForFile(path: string): string {
-  const extension = extname(path).toLowerCase();
-  const name = extension === '' ? undefined : reporterNameForExtension(extension);
-  if (name !== undefined) return name;
-  const known = [...registry.entries()].flatMap(([n, e]) => e.extensions.map((x) => `${x} (${n})`));
-  throw new HarnessEvalError(
-    'usage',
-    `cannot tell the report format of "${path}" from its extension${extension === '' ? '' : ` ${extension}`}; use --format NAME or one of: ${known.join(', ')}`,
-    { data: { path, known } },
-  );
+  return resolveOutputFormat({ output: path, formats: reporterExtensions(), fallback: 'console' });
 }

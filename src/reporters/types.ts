@@ -1,5 +1,6 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { FlakyTask } from '../metrics/flaky.ts';
 
 export interface ReportOptions {
   /** Write the text here too (parent folders are created). */
@@ -8,6 +9,11 @@ export interface ReportOptions {
   readonly color?: boolean;
   /** Terminal width for the console reporter. */
   readonly width?: number;
+  /**
+   * Tasks whose verdict flips between attempts of this harness version across stored runs
+   * (the CLI finds them); without it, reports mark the tasks that flip between this run's epochs.
+   */
+  readonly flaky?: readonly FlakyTask[];
 }
 
 /**

@@ -34,7 +34,10 @@ export function aggregateExperiment(input: AggregateInput): Aggregate {
     input.metrics ?? (input.suite.metrics.length > 0 ? input.suite.metrics : defaultMetrics(metricInput));
   // A threshold on a built-in metric that is not listed still gets computed, so it can be checked.
   const extra = Object.keys(input.suite.thresholds)
-    .filter((name) => !refs.some((r) => r.name === name) && isBuiltinMetric(parseMetricAlias(name).name))
+    .filter((name) => {
+      const canonical = parseMetricAlias(name).name;
+      return !refs.some((r) => parseMetricAlias(r.name).name === canonical) && isBuiltinMetric(canonical);
+    })
     .map((name) => parseMetricAlias(name));
   // Several epochs exist to measure pass@k and pass^k: a listed set that names neither gets both.
   const named = [...refs, ...extra].some((r) => r.name === 'pass_at_k' || r.name === 'pass_hat_k');

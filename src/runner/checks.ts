@@ -3,6 +3,7 @@ import type { AgentOutput } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
 import type { EvaluatorRef } from '../core/plugin-ref.ts';
+import type { WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { createEvaluator } from '../evaluators/registry.ts';
@@ -29,6 +30,17 @@ function criterionRef(criterion: Criterion): EvaluatorRef | undefined {
     return { name: 'command', options, negate: false };
   }
   return undefined;
+}
+
+/** What a trial's checks get beside the output. */
+export interface CheckContext {
+  readonly signal: AbortSignal;
+  readonly workspace?: string | undefined;
+  /** The harness's changes to the starter codebase, for rubric grading. */
+  readonly workspaceDiff?: WorkspaceDiff | undefined;
+  readonly producerModels: readonly string[];
+  /** Commands of checks run in the trial's sandbox. */
+  readonly sandbox?: SandboxV1 | undefined;
 }
 
 interface PreparedTask {
@@ -89,13 +101,7 @@ export class TrialChecks {
   async check(
     task: Task,
     output: AgentOutput,
-    ctx: {
-      signal: AbortSignal;
-      workspace?: string | undefined;
-      producerModels: readonly string[];
-      /** Commands of checks run in the trial's sandbox. */
-      sandbox?: SandboxV1 | undefined;
-    },
+    ctx: CheckContext,
   ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
     const prepared = this.prepared.get(task.id);
     if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
@@ -122,7 +128,7 @@ export class TrialChecks {
     task: Task,
     criterion: Criterion,
     output: AgentOutput,
-    ctx: { signal: AbortSignal; workspace?: string | undefined; producerModels: readonly string[] },
+    ctx: CheckContext,
   ): Promise<CriterionResult> {
     if (this.rubrics === undefined) {
       return {

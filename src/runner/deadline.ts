@@ -16,13 +16,21 @@ export interface TrialDeadline {
  */
 export class TrialDeadlines {
   readonly #live = new Set<AbortController>();
+  readonly #stop = new AbortController();
   #stopped: { reason: unknown } | undefined;
 
   /** Aborts every live trial and any started later with `reason`. */
   abortAll(reason: unknown): void {
+    if (this.#stopped !== undefined) return;
     this.#stopped = { reason };
     for (const controller of this.#live) controller.abort(reason);
     this.#live.clear();
+    this.#stop.abort(reason);
+  }
+
+  /** Fires when the run is stopped for good (`abortAll`), not at any trial's timeout. */
+  get stopSignal(): AbortSignal {
+    return this.#stop.signal;
   }
 
   get aborted(): boolean {

@@ -30,6 +30,8 @@ export type RunnerEvent =
     }
   | { readonly type: 'trial_end'; readonly record: RunRecord; readonly progress: RunProgress }
   | { readonly type: 'interrupting'; readonly inFlight: number }
+  /** The store refused a write even after waiting: the run stops as if interrupted. */
+  | { readonly type: 'store_failed'; readonly error: string }
   | { readonly type: 'run_end'; readonly experiment: Experiment };
 
 export type RunnerListener = (event: RunnerEvent) => void | Promise<void>;

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import { type AgentOutput, emptyTrace } from '../core/agent-output.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
-import { RunHarnessSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { RunHarnessSchema, type RunRecord, RunRecordSchema, type WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import { markValidated } from '../core/validated-record.ts';
-import type { PriceTable } from '../instrument/pricing.ts';
 import { breakdownByRole, processMetrics } from '../instrument/process-metrics.ts';
 import { scoreRecord } from '../scoring/record-score.ts';
 import type { TrialChecks } from './checks.ts';
-import { priceTrial } from './cost.ts';
+import type { CostedOutput } from './cost.ts';
 import type { Trial } from './plan.ts';
 
 export interface AssembleInput {
   readonly experimentId: string;
   readonly trial: Trial;
   readonly harness: HarnessConfig;
-  readonly output: AgentOutput;
+  /** The output after the cost pass (`costTrial`), as the evaluators saw it. */
+  readonly costed: CostedOutput;
   readonly attempts: number;
   readonly timestamp: string;
   readonly duration: number;
@@ -23,9 +23,10 @@ export interface AssembleInput {
   readonly rubricWeights: Record<string, number>;
   readonly suite: Suite;
   readonly keptWorkspace: string | undefined;
+  /** What the harness changed against the starter codebase (tasks with a codebase). */
+  readonly workspaceDiff?: WorkspaceDiff | undefined;
   /** Protected files the harness had changed, put back before checking. */
   readonly restoredFiles?: readonly string[];
-  readonly prices: PriceTable;
 }
 
 function harnessSummary(harness: HarnessConfig) {
@@ -62,11 +63,14 @@ const AssembledRecordSchema = RunRecordSchema.extend({
 
 /** One trial's record. Garbage from the harness becomes an error record, never a crash. */
 export function assembleRecord(input: AssembleInput): RunRecord {
-  const { output, judged } = input;
-  const priced = priceTrial(output, output.trace ?? emptyTrace(), input.harness, input.prices);
-  const trace = priced.trace;
+  const { judged } = input;
+  const { output } = input.costed;
+  const trace = output.trace ?? emptyTrace();
   const { trace: _omit, ...outputWithoutTrace } = output;
-  const errored = output.error !== undefined;
+  // A check that could not run (a missing package or command) makes the trial an environment
+  // error: not the harness's failure, and left out of its rates.
+  const environment = output.error === undefined ? environmentFailure(judged) : undefined;
+  const errored = output.error !== undefined || environment !== undefined;
   const { scores, outcome } = scoreRecord({
     evaluations: judged.evaluations,
     criteria: judged.criteria,
@@ -79,7 +83,7 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics.tokens_in = output.usage.tokens_in;
     metrics.tokens_out = output.usage.tokens_out;
   }
-  const cost = priced.costUsd;
+  const cost = output.usage.cost_usd;
   const draft = {
     schema_version: 1,
     run_id: `${input.experimentId}:${input.trial.key}`,
@@ -93,6 +97,8 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     cost_usd: cost,
     outcome,
     ...(output.error === undefined ? {} : { error: output.error }),
+    ...(output.error_kind === undefined ? {} : { error_kind: output.error_kind }),
+    ...(environment === undefined ? {} : { error: environment, error_kind: 'environment' as const }),
     output: outputWithoutTrace,
     trace,
     evaluations: judged.evaluations,
@@ -100,13 +106,14 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     metrics,
     by_role: breakdownByRole(trace),
     metadata: {
-      ...(priced.source === 'unknown' ? {} : { cost_source: priced.source }),
+      ...input.costed.metadata,
       ...(input.restoredFiles === undefined || input.restoredFiles.length === 0
         ? {}
         : { restored_files: [...input.restoredFiles] }),
     },
     scores,
     ...(input.keptWorkspace === undefined ? {} : { workspace: input.keptWorkspace }),
+    ...(input.workspaceDiff === undefined ? {} : { workspace_diff: input.workspaceDiff }),
   };
   const parsed = AssembledRecordSchema.safeParse({ ...draft, harness_config: runHarness(input.harness) });
   if (parsed.success) return markValidated(parsed.data);
@@ -120,6 +127,20 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     criteria: [],
     scores: { overall: 0 },
   });
+}
+
+/** The first check that could not run because of the environment, as the record's error. */
+function environmentFailure(judged: AssembleInput['judged']): string | undefined {
+  const criterion = judged.criteria.find(
+    (c) => c.status === 'error' && c.details['error_kind'] === 'environment',
+  );
+  if (criterion !== undefined) return `environment: criterion ${criterion.id}: ${criterion.explanation}`;
+  const evaluation = judged.evaluations.find(
+    (e) => e.error !== undefined && e.details['error_kind'] === 'environment',
+  );
+  return evaluation === undefined
+    ? undefined
+    : `environment: ${evaluation.evaluator}: ${evaluation.explanation}`;
 }
 
 /** Models that produced the work, which therefore may not judge it. */

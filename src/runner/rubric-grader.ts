@@ -7,7 +7,8 @@ import type { Criterion, Task } from '../core/task.ts';
 import { aiSdkCompletion, type CompleteText, gradeDimension, selfJudgeProblem } from '../scoring/judge.ts';
 import { type JudgeConfig, judgeAvailability } from '../scoring/judge-config.ts';
 import { rubricForTask } from '../scoring/rubric-lookup.ts';
-import { describeWorkspaceChanges } from './workspace-changes.ts';
+import type { CheckContext } from './checks.ts';
+import { diffText } from './workspace-diff.ts';
 
 export interface RubricGraderStatus {
   readonly judge: string | null;
@@ -57,9 +58,7 @@ export class RubricGrader {
     task: Task,
     criterion: Criterion,
     output: AgentOutput,
-    ctx: {
-      workspace?: string | undefined;
-      producerModels: readonly string[];
+    ctx: Pick<CheckContext, 'workspaceDiff' | 'producerModels'> & {
       signal?: AbortSignal;
       passThreshold: number;
     },
@@ -82,10 +81,10 @@ export class RubricGrader {
       return { ...base, status: 'error', score: 0, explanation: selfJudge, grades: [] };
     const wanted = criterion.rubric_dimensions;
     const dimensions = rubric.dimensions.filter((d) => wanted === undefined || wanted.includes(d.name));
-    const codebase = task.files['codebase'];
+    // For a codebase task the work is the change: the diff against the starter, then the final message.
     const work =
-      codebase !== undefined && ctx.workspace !== undefined
-        ? `${await describeWorkspaceChanges(codebase, ctx.workspace)}\n\nFinal message:\n${outputText(output)}`
+      ctx.workspaceDiff !== undefined
+        ? `${diffText(ctx.workspaceDiff)}\n\nFinal message:\n${outputText(output)}`
         : outputText(output);
     try {
       const grades: Grade[] = [];

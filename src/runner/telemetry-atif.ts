@@ -26,6 +26,7 @@ export function mergeAtif(output: AgentOutput, trace: Trace, document: unknown, 
   trace.prompts.push(...atif.trace.prompts);
   trace.human.push(...atif.trace.human);
   trace.circuit_breakers.push(...atif.trace.circuit_breakers);
+  if (atif.trace.costs !== undefined) trace.costs = [...(trace.costs ?? []), ...atif.trace.costs];
   const known = new Set(output.tool_calls.map((t) => t.id).filter((id) => id !== undefined));
   return {
     ...output,

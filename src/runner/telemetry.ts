@@ -44,20 +44,11 @@ export class TrialTelemetry {
     await rm(this.eventsFile, { force: true });
     let merged = output;
     if (events !== undefined) {
-      const trace = mergeTraces(merged.trace, events.trace);
-      const toolCalls = [...merged.tool_calls, ...events.toolCalls];
-      const reportedCost = trace.agent_calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0) + events.extraCostUsd;
-      const anyCost = events.extraCostUsd > 0 || trace.agent_calls.some((c) => c.cost_usd !== undefined);
+      // Tokens and cost are left to the cost pass, which merges every source per call.
       merged = {
         ...merged,
-        trace,
-        tool_calls: toolCalls,
-        usage: {
-          ...merged.usage,
-          tokens_in: merged.usage.tokens_in + sum(events.trace.agent_calls.map((c) => c.tokens_in)),
-          tokens_out: merged.usage.tokens_out + sum(events.trace.agent_calls.map((c) => c.tokens_out)),
-          cost_usd: merged.usage.cost_usd ?? (anyCost ? reportedCost : null),
-        },
+        trace: mergeTraces(merged.trace, events.trace),
+        tool_calls: [...merged.tool_calls, ...events.toolCalls],
       };
     }
     if (this.traceFile !== undefined) merged = await this.collectOtel(merged, this.traceFile);
@@ -86,6 +77,13 @@ export class TrialTelemetry {
       const otel = ingestOtlp(parsed.documents);
       trace.agent_calls.push(...otel.agentCalls);
       trace.agent_invocations.push(...otel.invocations);
+      trace.prompts.push(...otel.prompts);
+      trace.human.push(...otel.human);
+      trace.circuit_breakers.push(...otel.circuitBreakers);
+      if (otel.firstPassApproval !== undefined) trace.first_pass_approval = otel.firstPassApproval;
+      if (otel.costs.length > 0) trace.costs = [...(trace.costs ?? []), ...otel.costs];
+      for (const problem of otel.problems)
+        trace.malformed_events.push({ line: 0, error: `trace file ${file}: ${problem}` });
       const known = new Set(output.tool_calls.map((t) => t.id).filter((id) => id !== undefined));
       return {
         ...output,
@@ -94,11 +92,6 @@ export class TrialTelemetry {
           ...output.tool_calls,
           ...otel.toolCalls.filter((t) => t.id === undefined || !known.has(t.id)),
         ],
-        usage: {
-          ...output.usage,
-          tokens_in: output.usage.tokens_in + otel.tokensIn,
-          tokens_out: output.usage.tokens_out + otel.tokensOut,
-        },
       };
     } catch (error) {
       trace.malformed_events.push({
@@ -120,11 +113,9 @@ function mergeTraces(a: Trace | undefined, b: Trace | undefined): Trace {
     circuit_breakers: [...first.circuit_breakers, ...(b?.circuit_breakers ?? [])],
     malformed_events: [...first.malformed_events, ...(b?.malformed_events ?? [])],
   };
+  const costs = [...(first.costs ?? []), ...(b?.costs ?? [])];
+  if (costs.length > 0) merged.costs = costs;
   const approval = b?.first_pass_approval ?? first.first_pass_approval;
   if (approval !== undefined) merged.first_pass_approval = approval;
   return merged;
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((a, b) => a + b, 0);
 }

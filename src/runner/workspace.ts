@@ -1,9 +1,18 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { Diagnostic } from '../core/diagnostic.ts';
+import { HarnessEvalError } from '../core/errors.ts';
 import type { Task } from '../core/task.ts';
 import { compileGlob } from '../util/glob.ts';
+import {
+  copyCodebase,
+  type EscapingLink,
+  escapingLinks,
+  readInside,
+  writeInside,
+} from './workspace-files.ts';
 
 /** A fresh copy of a task's starter codebase for one trial. */
 export interface Workspace {
@@ -37,10 +46,12 @@ export async function createWorkspace(
   if (codebase === undefined) return undefined;
   const safeId = task.id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
   const path = await mkdtemp(join(tmpdir(), `harnesseval-${safeId}-`));
-  await cp(codebase, path, {
-    recursive: true,
-    filter: (src) => !src.split(/[\\/]/).includes('node_modules'),
-  });
+  try {
+    await copyCodebase(codebase, path);
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    throw error;
+  }
   const modules = findNodeModules(codebase) ?? findNodeModules(options.fallbackDir);
   if (modules !== undefined) await symlink(modules, join(path, 'node_modules'), 'dir');
   let disposed = false;
@@ -104,13 +115,41 @@ function protectedOriginals(
 export async function restoreProtectedFiles(task: Task, workspace: string): Promise<string[]> {
   const restored: string[] = [];
   for (const { file, bytes } of await protectedOriginals(task)) {
-    const target = join(workspace, file);
-    const current = await readFile(target).catch(() => undefined);
+    // Through real folders only: a harness may have replaced `test/` by a link to anywhere.
+    const current = await readInside(workspace, file);
     if (current?.equals(bytes)) continue;
-    await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, bytes);
+    await writeInside(workspace, file, bytes);
     restored.push(file);
   }
   return restored;
+}
+
+/**
+ * Refuses, before the first trial, a codebase with a symbolic link that leaves it: the harness
+ * could write through such a link into the machine, and every trial would see what the one
+ * before it wrote there. Located at the task (its file and line) with the link named.
+ */
+export async function checkCodebases(tasks: readonly Task[]): Promise<void> {
+  const seen = new Map<string, Promise<EscapingLink[]>>();
+  const diagnostics: Diagnostic[] = [];
+  for (const task of tasks) {
+    const codebase = task.files['codebase'];
+    if (codebase === undefined) continue;
+    if (seen.has(codebase)) continue; // each codebase once, at the first task that uses it
+    const links = escapingLinks(codebase).catch(() => []); // unreadable: createWorkspace says why
+    seen.set(codebase, links);
+    for (const { link, target } of await links) {
+      diagnostics.push({
+        file: task.source?.file ?? codebase,
+        line: task.source?.line ?? 0,
+        col: task.source?.line === undefined ? 0 : 1,
+        path: 'files.codebase',
+        message: `task ${task.id}: the codebase's link ${link} -> ${target} points outside ${codebase}`,
+        expected: 'symbolic links that stay inside the codebase',
+        severity: 'error',
+      });
+    }
+  }
+  if (diagnostics.length > 0)
+    throw new HarnessEvalError('invalid_input', 'a starter codebase links outside itself', { diagnostics });
 }

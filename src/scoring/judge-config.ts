@@ -1,4 +1,5 @@
-import { type JudgeConfig, JudgeConfigSchema } from '../core/judge.ts';
+import { HarnessEvalError } from '../core/errors.ts';
+import { type JudgeConfig, JudgeConfigSchema, judgeFromSpec } from '../core/judge.ts';
 
 export { type JudgeConfig, JudgeConfigSchema };
 
@@ -10,19 +11,16 @@ const DEFAULT_KEY_ENV: Record<JudgeConfig['provider'], string | undefined> = {
 
 /**
  * Parses `--judge PROVIDER:MODEL[@BASE_URL]`, e.g. `openai:gpt-4.1-mini` or
- * `openai-compatible:qwen2.5@http://127.0.0.1:8080/v1`.
+ * `openai-compatible:qwen2.5@http://127.0.0.1:8080/v1`; anything else is a usage error.
  */
 export function parseJudgeSpec(spec: string): JudgeConfig {
-  const match = /^(openai|anthropic|openai-compatible):([^@]+)(?:@(.+))?$/.exec(spec.trim());
-  if (match === null)
-    throw new Error(
-      `expected PROVIDER:MODEL[@BASE_URL] with provider openai, anthropic or openai-compatible, got "${spec}"`,
+  const judge = judgeFromSpec(spec);
+  if (judge === undefined)
+    throw new HarnessEvalError(
+      'usage',
+      `--judge: expected PROVIDER:MODEL[@BASE_URL] with provider openai, anthropic or openai-compatible (e.g. openai:gpt-4.1-mini), got "${spec}"`,
     );
-  return JudgeConfigSchema.parse({
-    provider: match[1],
-    model: match[2],
-    ...(match[3] === undefined ? {} : { base_url: match[3] }),
-  });
+  return judge;
 }
 
 /**

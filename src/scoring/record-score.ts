@@ -22,8 +22,8 @@ export interface RecordScore {
  * - functional_completeness = passed automated checks / automated checks (criteria with
  *   `verification: automated`, plus evaluators not tied to a criterion);
  * - each graded rubric dimension scores (level - 1) / 3, averaged over grades;
- * - overall = the suite's weights over the parts that exist (functional only when nothing is
- *   graded against a rubric);
+ * - overall = the suite's weights over the parts that exist (functional only when the task has
+ *   no rubric criteria); none while a criterion is pending;
  * - outcome: error if the harness failed; fail if a check failed or overall < pass_threshold;
  *   pending while a rubric/human criterion waits for a grade; pass otherwise;
  * - scores a check names in `details.scores` (see `namedScores`).
@@ -67,7 +67,11 @@ export function scoreRecord(input: RecordScoreInput): RecordScore {
   }
 
   for (const [name, value] of namedScores(input)) if (!(name in scores)) scores[name] = value;
-  return { scores, outcome: outcomeOf(input, checks, scores['overall']) };
+  const outcome = outcomeOf(input, checks, scores['overall']);
+  // Until every criterion is graded the trial has no overall score: the parts that exist are not
+  // the whole (an ungraded rubric is neither 0 nor perfect).
+  if (outcome === 'pending') delete scores['overall'];
+  return { scores, outcome };
 }
 
 /**

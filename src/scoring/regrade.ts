@@ -36,7 +36,7 @@ export function applyGrades(
     criteria,
     rubricWeights,
     scoring,
-    errored: record.output.error !== undefined,
+    errored: record.output.error !== undefined || record.error_kind === 'environment',
   });
   const metrics = {
     ...processMetrics(record.trace, criteria),

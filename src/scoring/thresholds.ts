@@ -1,6 +1,7 @@
 import type { MetricResult, ThresholdViolation } from '../core/experiment.ts';
+import { canonicalMetricName } from '../core/metric-names.ts';
 import type { Threshold } from '../core/suite.ts';
-import { formatMetricNumber } from './metric-format.ts';
+import { formatMetricNumber } from '../metrics/format.ts';
 
 /**
  * Metric values are sums of floats (0.1 + 0.2 ...); a value that equals its bound up to rounding
@@ -33,7 +34,8 @@ export function checkThresholds(
   for (const [name, threshold] of Object.entries(thresholds)) {
     const { minimum, maximum } = threshold;
     if (minimum === undefined && maximum === undefined) continue;
-    const metric = byName.get(name);
+    // A threshold written under a metric's old name (`latency`) checks the renamed metric.
+    const metric = byName.get(name) ?? byName.get(canonicalMetricName(name));
     if (metric === undefined || metric.value === null) {
       violations.push(missing(name, threshold, metric));
       continue;

@@ -12,11 +12,13 @@ export interface ClusteredObservation {
 
 /**
  * How the clustered variance is finished, for x̄ the mean over n observations and e_i = x_i - x̄:
- * - `miller` (default): Miller's eq. (4),
+ * - `cr1` (default): the econometric cluster-robust estimator with Stata's small-sample factor,
+ *   SE² = G/(G-1) · (1/n²) Σ_c (Σ_i e_ic)², G the number of clusters. With few clusters use it
+ *   with t(G-1) (Cameron & Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference").
+ * - `miller`: Miller's eq. (4),
  *   SE² = s²/n + (1/n²) Σ_c Σ_i Σ_{j≠i} e_ic e_jc, with s² the sample variance (n - 1);
- *   the CLT term keeps Bessel's correction and the cross terms add the within-cluster covariance.
- * - `cr1`: the econometric cluster-robust estimator with Stata's small-sample factor,
- *   SE² = G/(G-1) · (1/n²) Σ_c (Σ_i e_ic)², G the number of clusters.
+ *   the CLT term keeps Bessel's correction and the cross terms add the within-cluster covariance;
+ *   close to CR0, and optimistic with ten clusters or fewer.
  * - `none` (CR0): (1/n²) Σ_c (Σ_i e_ic)², biased low when clusters are few.
  * With one observation per cluster `miller` and `cr1` both equal the CLT standard error s/√n.
  */
@@ -57,7 +59,7 @@ export function clusteredStandardError(
     diagonal += residualSquares.get(cluster) ?? 0;
   }
   let v: number;
-  switch (options.correction ?? 'miller') {
+  switch (options.correction ?? 'cr1') {
     case 'miller': {
       // Σ_c Σ_i Σ_{j≠i} e_ic e_jc = Σ_c (Σ_i e_ic)² - Σ_i e_i².
       v = diagonal / (n - 1) / n + (between - diagonal) / (n * n);

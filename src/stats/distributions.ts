@@ -177,8 +177,22 @@ export function studentTPdf(t: number, df: number): number {
   return Math.exp(logDensity);
 }
 
+/** Quantiles asked for again and again (the 97.5% point at each df): cached, as inverting the CDF costs ~50 µs. */
+const quantileCache = new Map<string, number>();
+const QUANTILE_CACHE_SIZE = 1024;
+
 /** The t quantile: studentTQuantile(0.975, 10) = 2.2281388519649385. */
 export function studentTQuantile(p: number, df: number): number {
+  const key = `${p}:${df}`;
+  const cached = quantileCache.get(key);
+  if (cached !== undefined) return cached;
+  const q = computeStudentTQuantile(p, df);
+  if (quantileCache.size >= QUANTILE_CACHE_SIZE) quantileCache.clear();
+  quantileCache.set(key, q);
+  return q;
+}
+
+function computeStudentTQuantile(p: number, df: number): number {
   checkDf(df);
   if (!(p >= 0 && p <= 1)) throw new RangeError(`studentTQuantile: p must be in [0, 1], got ${p}`);
   if (p === 0) return Number.NEGATIVE_INFINITY;

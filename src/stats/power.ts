@@ -1,9 +1,13 @@
-import { normalQuantile } from './distributions.ts';
+import { normalQuantile, studentTQuantile } from './distributions.ts';
+import { noncentralTCdf } from './noncentral-t.ts';
 
 /**
- * Power analysis for paired comparisons (Miller 2024, section 5), normal approximation.
- * A two-sided test at level α detects a true mean difference δ with probability `power` when
- * δ = (z_{1-α/2} + z_{power}) · SD / √n, SD the standard deviation of the per-task differences.
+ * Power of the paired t test (Student 1908; the planning of Miller 2024, section 5, with the t
+ * distribution instead of the normal, as statsmodels' `TTestPower` does). With n tasks and true
+ * mean difference δ over SD σ of the per-task differences, the test statistic is noncentral t
+ * with n - 1 degrees of freedom and noncentrality (δ/σ)√n, and a two-sided test at level α
+ * rejects with probability P(T > t_{1-α/2}) + P(T < -t_{1-α/2}). The normal approximation
+ * (z_{1-α/2} + z_power)·σ/√n asks for too few tasks at small n: 2 instead of 5 for σ = 1, δ = 2.
  */
 
 export interface PowerOptions {
@@ -13,32 +17,105 @@ export interface PowerOptions {
   readonly power?: number;
 }
 
-/** z_{1-α/2} + z_{power}: 1.959964 + 0.841621 = 2.801585 at the defaults. */
-export function powerMultiplier(options: PowerOptions = {}): number {
+function settings(options: PowerOptions): { alpha: number; power: number } {
   const alpha = options.alpha ?? 0.05;
   const power = options.power ?? 0.8;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!(power > 0 && power < 1)) throw new RangeError(`power must be in (0, 1), got ${power}`);
+  return { alpha, power };
+}
+
+/** z_{1-α/2} + z_{power}: the normal approximation's multiplier (2.801585 at the defaults), a first guess only. */
+export function powerMultiplier(options: PowerOptions = {}): number {
+  const { alpha, power } = settings(options);
   return normalQuantile(1 - alpha / 2) + normalQuantile(power);
 }
 
-/** The smallest true difference detectable with `tasks` paired tasks; null when tasks < 1. */
-export function minimumDetectableEffect(
-  options: PowerOptions & { readonly tasks: number; readonly sd: number },
-): number | null {
-  if (!(options.tasks >= 1) || !(options.sd >= 0)) return null;
-  return (powerMultiplier(options) * options.sd) / Math.sqrt(options.tasks);
+/**
+ * The probability that a two-sided paired t test over `tasks` tasks rejects when the true
+ * standardized difference (δ/σ) is `effectSize`. Null below 2 tasks (no t test).
+ *
+ * @example pairedTPower({ tasks: 10, effectSize: 1 }) // 0.8031 (statsmodels TTestPower)
+ */
+export function pairedTPower(options: {
+  readonly tasks: number;
+  readonly effectSize: number;
+  readonly alpha?: number;
+}): number | null {
+  const { alpha } = settings({ ...(options.alpha === undefined ? {} : { alpha: options.alpha }) });
+  if (!(options.tasks >= 2) || !Number.isFinite(options.effectSize)) return null;
+  const df = options.tasks - 1;
+  const critical = studentTQuantile(1 - alpha / 2, df);
+  const nc = Math.abs(options.effectSize) * Math.sqrt(options.tasks);
+  return 1 - noncentralTCdf(critical, df, nc) + noncentralTCdf(-critical, df, nc);
 }
 
-/** Tasks needed to detect `effect`: ⌈((z_a + z_b) · SD / δ)²⌉; null for a zero effect. */
+/** The smallest n ≥ 2 for which `reaches(n)`, which is monotone in n; null past `max`. */
+function smallestTasks(reaches: (n: number) => boolean, guess: number, max = 10_000_000): number | null {
+  let hi = Math.max(2, Math.ceil(guess));
+  while (!reaches(hi)) {
+    if (hi >= max) return null;
+    hi = Math.min(max, hi * 2);
+  }
+  let lo = 1; // reaches(1) is false: no t test on one task
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (mid >= 2 && reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * Tasks a paired t test needs to detect `effect` with the given power, SD `sd` of the per-task
+ * differences: the smallest n whose t power reaches the target (statsmodels' `solve_power`,
+ * rounded up). Null for a zero effect or a zero SD (then the exact sign test decides: see
+ * `signTestTasksNeeded`).
+ *
+ * @example tasksNeeded({ effect: 0.1, sd: 0.3 }) // 73 (the normal approximation says 71)
+ */
 export function tasksNeeded(
   options: PowerOptions & { readonly effect: number; readonly sd: number },
 ): number | null {
+  const { alpha, power } = settings(options);
   const effect = Math.abs(options.effect);
-  if (!(effect > 0) || !(options.sd >= 0)) return null;
-  const n = ((powerMultiplier(options) * options.sd) / effect) ** 2;
-  // Guard against 16.000000000000004 rounding up to 17.
-  return Math.max(1, Math.ceil(n - 1e-9));
+  if (!(effect > 0) || !(options.sd > 0) || !Number.isFinite(options.sd)) return null;
+  const d = effect / options.sd;
+  const guess = (powerMultiplier({ alpha, power }) / d) ** 2;
+  return smallestTasks((n) => (pairedTPower({ tasks: n, effectSize: d, alpha }) ?? 0) >= power, guess);
+}
+
+/**
+ * The smallest true difference a paired t test over `tasks` tasks detects with the given power
+ * (the δ at which its power equals the target). Null below 2 tasks or for a zero SD.
+ *
+ * @example minimumDetectableEffect({ tasks: 50, sd: 0.3 }) // 0.121255 (z: 0.118861)
+ */
+export function minimumDetectableEffect(
+  options: PowerOptions & { readonly tasks: number; readonly sd: number },
+): number | null {
+  const { alpha, power } = settings(options);
+  if (!(options.tasks >= 2) || !(options.sd > 0) || !Number.isFinite(options.sd)) return null;
+  const at = (d: number) => pairedTPower({ tasks: options.tasks, effectSize: d, alpha }) ?? 0;
+  let lo = 0;
+  let hi = powerMultiplier({ alpha, power }) / Math.sqrt(options.tasks);
+  while (at(hi) < power) hi *= 2;
+  for (let i = 0; i < 100 && hi - lo > 1e-13 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (at(mid) < power) lo = mid;
+    else hi = mid;
+  }
+  return ((lo + hi) / 2) * options.sd;
+}
+
+/**
+ * With no spread at all the t test is undefined and the exact sign test decides: n tasks that
+ * all move the same way give p = 2·0.5^n, so it takes the smallest n with 2·0.5^n < α
+ * (6 tasks at α = 0.05).
+ */
+export function signTestTasksNeeded(options: { readonly alpha?: number } = {}): number {
+  const { alpha } = settings(options);
+  return Math.max(1, Math.floor(1 - Math.log2(alpha)) + 1);
 }
 
 export interface EpochVariance {
@@ -73,16 +150,19 @@ export function minimumDetectableEffectWithEpochs(
 
 /**
  * The fewest epochs (up to `maxEpochs`, default 100) with which `tasks` tasks detect `effect`;
- * null when even infinitely many epochs would not (σ²_between alone is too large).
+ * null when even infinitely many epochs would not (σ²_between alone is too large). At a fixed
+ * n the t test's MDE is proportional to σ, so the variance a design tolerates is
+ * (effect / MDE at σ = 1)².
  */
 export function epochsNeeded(
   options: PowerOptions &
     EpochVariance & { readonly effect: number; readonly tasks: number; readonly maxEpochs?: number },
 ): number | null {
   const effect = Math.abs(options.effect);
-  if (!(effect > 0) || !(options.tasks >= 1)) return null;
-  // Largest variance of a task mean the design tolerates: (δ / multiplier)² · n.
-  const budget = (effect / powerMultiplier(options)) ** 2 * options.tasks;
+  if (!(effect > 0) || !(options.tasks >= 2)) return null;
+  const unit = minimumDetectableEffect({ ...options, sd: 1 });
+  if (unit === null) return null;
+  const budget = (effect / unit) ** 2;
   if (options.between >= budget) return null;
   if (options.within === 0) return 1;
   const k = Math.max(1, Math.ceil(options.within / (budget - options.between) - 1e-9));

@@ -1,45 +1,92 @@
 import { finiteValues, mean, sum } from './descriptive.ts';
-import { type PairedDifference, type PairedOptions, pairedDifference } from './paired.ts';
+import { mcnemarMinimumDetectableEffect, mcnemarTasksNeeded } from './mcnemar-power.ts';
+import type { PairedOptions } from './paired.ts';
+import { type PairedKind, type PairedTest, pairedTest } from './paired-test.ts';
 import {
   epochsNeeded,
   minimumDetectableEffect,
   minimumDetectableEffectWithEpochs,
   type PowerOptions,
+  signTestTasksNeeded,
   tasksNeeded,
   tasksNeededWithEpochs,
 } from './power.ts';
 
 /**
- * What `compare` reports per metric (issue 5, part 1): the paired difference and, so that "not
- * significant" is never read as "no effect", what this design could have detected.
+ * What `compare` reports per metric: the paired test and, so that "not significant" is never
+ * read as "no effect", what this design could have detected — by the power of the test that
+ * decided: noncentral t for the t test, exact McNemar power for pass/fail verdicts.
  */
-export interface PairedComparison extends PairedDifference {
-  /** SD of the per-task differences as the SE implies it (√n · SE): includes the clustering design effect. */
+export interface PairedComparison extends PairedTest {
+  /** SD of the per-task differences as the SE implies it (√G · SE): includes the clustering design effect. */
   readonly sd_difference: number | null;
   /** Smallest true difference this many tasks detect with the given power (default 80%, α 0.05). */
   readonly minimum_detectable_effect: number | null;
   /** Tasks needed to detect the observed difference (or `options.effect`) with that power. */
   readonly tasks_needed: number | null;
+  /** The power calculation behind the two figures above. */
+  readonly power_method: 't' | 'mcnemar_exact' | 'sign_test' | null;
 }
 
+function binaryPower(test: PairedTest, effect: number | null, power: PowerOptions) {
+  const m = test.mcnemar;
+  if (m === null || test.n === 0) return { mde: null, needed: null };
+  const discordance = m.discordant / test.n;
+  const mde = mcnemarMinimumDetectableEffect({
+    tasks: test.n,
+    ...(discordance > 0 ? { discordance } : {}),
+    ...power,
+  });
+  const delta = effect === null ? 0 : Math.abs(effect);
+  // Plan at the observed discordance, or the least a difference of this size implies.
+  const pd = Math.min(1, Math.max(discordance, delta));
+  const needed =
+    delta > 0 ? mcnemarTasksNeeded({ p10: (pd - delta) / 2, p01: (pd + delta) / 2, ...power }) : null;
+  return { mde, needed };
+}
+
+/**
+ * The paired test of `kind` (default continuous) with its power figures. For a clustered test
+ * the power uses the G clusters as the units (t with G - 1 df) and SD = √G · SE.
+ */
 export function comparePaired(
   a: ReadonlyMap<string, number>,
   b: ReadonlyMap<string, number>,
-  options: PairedOptions & PowerOptions & { readonly effect?: number } = {},
+  options: PairedOptions & PowerOptions & { readonly effect?: number; readonly kind?: PairedKind } = {},
 ): PairedComparison {
-  const paired = pairedDifference(a, b, options);
-  const sd = paired.stderr === null ? null : paired.stderr * Math.sqrt(paired.n);
+  const test = pairedTest(a, b, { ...options, kind: options.kind ?? 'continuous' });
+  const units = test.clustered ? test.clusters : test.n;
+  const sd = test.stderr === null ? null : test.stderr * Math.sqrt(units);
   const power = {
     ...(options.alpha ? { alpha: options.alpha } : {}),
     ...(options.power ? { power: options.power } : {}),
   };
-  const effect = options.effect ?? paired.mean_difference;
+  const effect = options.effect ?? test.mean_difference;
+  if (test.test === 'mcnemar_exact') {
+    const { mde, needed } = binaryPower(test, effect, power);
+    return {
+      ...test,
+      sd_difference: sd,
+      minimum_detectable_effect: mde,
+      tasks_needed: needed,
+      power_method: 'mcnemar_exact',
+    };
+  }
+  if (test.test === 'sign_test') {
+    return {
+      ...test,
+      sd_difference: 0,
+      minimum_detectable_effect: null,
+      tasks_needed: signTestTasksNeeded(power),
+      power_method: 'sign_test',
+    };
+  }
   return {
-    ...paired,
+    ...test,
     sd_difference: sd,
-    minimum_detectable_effect:
-      sd === null ? null : minimumDetectableEffect({ ...power, tasks: paired.n, sd }),
+    minimum_detectable_effect: sd === null ? null : minimumDetectableEffect({ ...power, tasks: units, sd }),
     tasks_needed: sd === null || effect === null ? null : tasksNeeded({ ...power, effect, sd }),
+    power_method: sd === null ? null : 't',
   };
 }
 

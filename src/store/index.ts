@@ -16,6 +16,12 @@ export { MemoryStore, type MemoryStoreOptions } from './memory-store.ts';
 export type { PostgresStoreOptions } from './postgres-store.ts';
 export { redactSecrets } from './redact.ts';
 export { resolveExperimentId } from './resolve-id.ts';
+export type {
+  ChildProcessRecord,
+  LeaseHolder,
+  ProcessRef,
+  StoredChildProcess,
+} from './run-bookkeeping.ts';
 export type { SqliteStoreOptions } from './sqlite-store.ts';
 export type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 
@@ -35,6 +41,10 @@ export interface OpenStoreOptions {
    * `synchronous_commit` off or on.
    */
   readonly durability?: 'full' | 'normal';
+  /** SQLite only: open for reading; nothing is created, migrated or written (implies `mustExist`). */
+  readonly readonly?: boolean;
+  /** SQLite only: how long, in all, a write waits for another process's lock (default 30,000 ms). */
+  readonly busyTimeoutMs?: number;
 }
 
 /**

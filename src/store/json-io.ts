@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -6,6 +6,8 @@ import { type Diagnostic, formatPath } from '../core/diagnostic.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { jsonErrorReason } from '../formats/jsonl.ts';
+import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
+import { makeDirs } from '../util/make-dirs.ts';
 import { redactSecrets } from './redact.ts';
 import type { ExperimentStore } from './types.ts';
 
@@ -38,13 +40,16 @@ export async function exportExperiment(
     });
   }
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await makeDirs(dirname(file));
     await writeFile(file, experimentToJson(experiment, options), 'utf8');
   } catch (error) {
     throw new HarnessEvalError('store', `cannot write ${file}: ${errorMessage(error)}`, { cause: error });
   }
   return experiment;
 }
+
+/** Levels from an experiment down to a record's agent data (`records[i].output.structured`, …). */
+const EXPERIMENT_ENVELOPE_DEPTH = 8;
 
 /**
  * Parses an exported Experiment; a bad file fails with located diagnostics
@@ -59,6 +64,23 @@ export function parseExperimentJson(text: string, file: string): Experiment {
     throw new HarnessEvalError('invalid_input', `${file} is not valid JSON`, {
       cause: error,
       diagnostics: [{ file, line, col, path: '', message: jsonErrorReason(error), severity: 'error' }],
+    });
+  }
+  // A record holds agent data of at most MAX_DATA_DEPTH levels, a few levels down the experiment.
+  const limit = MAX_DATA_DEPTH + EXPERIMENT_ENVELOPE_DEPTH;
+  if (dataDepth(value, limit) > limit) {
+    throw new HarnessEvalError('invalid_input', `${file} is not a HarnessEval experiment export`, {
+      diagnostics: [
+        {
+          file,
+          line: 1,
+          col: 1,
+          path: '',
+          message: `the document nests more than ${limit} levels deep`,
+          expected: `an exported experiment (agent data at most ${MAX_DATA_DEPTH} levels deep)`,
+          severity: 'error',
+        },
+      ],
     });
   }
   const parsed = ExperimentSchema.safeParse(value);

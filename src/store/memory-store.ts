@@ -13,6 +13,14 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { secretRedactor } from './redact.ts';
+import {
+  type ChildProcessRecord,
+  ChildProcessSchema,
+  type LeaseHolder,
+  LeaseHolderSchema,
+  type StoredChildProcess,
+  sameProcess,
+} from './run-bookkeeping.ts';
 import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 
 interface StoredRecord {
@@ -29,6 +37,9 @@ interface StoredExperiment {
   readonly taskOrder: ReadonlyMap<string, number>;
   /** Keyed by run_id; a Map keeps first-insertion order, the last tie-breaker (as SQLite's rowid). */
   readonly records: Map<string, StoredRecord>;
+  lease?: LeaseHolder;
+  /** Keyed by pid, with the order they were recorded in. */
+  readonly children: Map<number, { readonly seq: number; readonly child: ChildProcessRecord }>;
 }
 
 export interface MemoryStoreOptions {
@@ -65,6 +76,7 @@ export class MemoryStore implements ExperimentStore {
       document: encodeDocument(document, this.#redact, `experiment ${checked.id}`),
       taskOrder: taskIndexes(document),
       records: new Map(),
+      children: new Map(),
     };
     const rows = records.map((record) => this.#row(stored, checked.id, checkRecord(checked.id, record)));
     for (const row of rows) stored.records.set(row.runId, row);
@@ -134,6 +146,50 @@ export class MemoryStore implements ExperimentStore {
   async deleteExperiment(experimentId: string): Promise<boolean> {
     this.#ensureOpen();
     return this.#experiments.delete(experimentId);
+  }
+
+  async acquireLease(
+    experimentId: string,
+    holder: LeaseHolder,
+    replacing?: LeaseHolder,
+  ): Promise<LeaseHolder> {
+    this.#ensureOpen();
+    const stored = this.#get(experimentId);
+    const next = LeaseHolderSchema.parse(holder);
+    const current = stored.lease;
+    if (current === undefined || (replacing !== undefined && sameProcess(current, replacing))) {
+      stored.lease = next;
+      return { ...next };
+    }
+    return { ...current };
+  }
+
+  async releaseLease(experimentId: string, holder: LeaseHolder): Promise<void> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    if (stored?.lease !== undefined && sameProcess(stored.lease, holder)) delete stored.lease;
+  }
+
+  async recordChildProcess(experimentId: string, child: ChildProcessRecord): Promise<void> {
+    this.#ensureOpen();
+    const stored = this.#get(experimentId);
+    const parsed = ChildProcessSchema.parse(child);
+    stored.children.delete(parsed.pid);
+    stored.children.set(parsed.pid, { seq: this.#seq++, child: parsed });
+  }
+
+  async forgetChildProcess(experimentId: string, pid: number): Promise<void> {
+    this.#ensureOpen();
+    this.#experiments.get(experimentId)?.children.delete(pid);
+  }
+
+  async listChildProcesses(): Promise<StoredChildProcess[]> {
+    this.#ensureOpen();
+    const all: { seq: number; child: StoredChildProcess }[] = [];
+    for (const [experimentId, stored] of this.#experiments)
+      for (const { seq, child } of stored.children.values())
+        all.push({ seq, child: { ...structuredClone(child), experiment_id: experimentId } });
+    return all.sort((a, b) => a.seq - b.seq).map((entry) => entry.child);
   }
 
   async close(): Promise<void> {

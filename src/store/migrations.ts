@@ -48,21 +48,35 @@ const MIGRATIONS: readonly Migration[] = [
     version: 2,
     sql: 'DROP INDEX IF EXISTS records_in_file_order;',
   },
+  {
+    // Run bookkeeping (ADR 0002): the process running an experiment (one at a time), and the
+    // process groups it started, so that a later run can end what a killed run left behind.
+    version: 3,
+    sql: `
+      CREATE TABLE leases (
+        experiment_id TEXT PRIMARY KEY REFERENCES experiments (id) ON DELETE CASCADE,
+        holder TEXT NOT NULL
+      );
+      CREATE TABLE child_processes (
+        experiment_id TEXT NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+        pid INTEGER NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (experiment_id, pid)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);
 
-function userVersion(db: Database): number {
+export function userVersion(db: Database): number {
   const version: unknown = db.pragma('user_version', { simple: true });
   if (typeof version !== 'number') throw new HarnessEvalError('store', 'cannot read the schema version');
   return version;
 }
 
-/**
- * Brings the database up to SCHEMA_VERSION. Each step runs in an IMMEDIATE transaction and
- * re-reads the version inside it, so two processes opening a new file at once apply it once.
- */
-export function migrate(db: Database, file: string): void {
+/** The file's schema version; a newer one than this release knows fails with `store`. */
+export function checkVersion(db: Database, file: string): number {
   const found = userVersion(db);
   if (found > SCHEMA_VERSION) {
     throw new HarnessEvalError(
@@ -70,6 +84,15 @@ export function migrate(db: Database, file: string): void {
       `${file} has schema version ${found}, newer than this HarnessEval understands (${SCHEMA_VERSION}); upgrade harnesseval`,
     );
   }
+  return found;
+}
+
+/**
+ * Brings the database up to SCHEMA_VERSION. Each step runs in an IMMEDIATE transaction and
+ * re-reads the version inside it, so two processes opening a new file at once apply it once.
+ */
+export function migrate(db: Database, file: string): void {
+  const found = checkVersion(db, file);
   for (const migration of MIGRATIONS) {
     if (migration.version <= found) continue;
     db.transaction(() => {

@@ -49,6 +49,24 @@ const MIGRATIONS: readonly Migration[] = [
       -- key and sorts them (it preferred that over an ordered index, which every commit paid for).
     `,
   },
+  {
+    // The run bookkeeping, as SQLite's version 3: one lease per experiment, and the process
+    // groups a run started (oldest first by seq; a re-recorded pid is deleted and inserted anew).
+    version: 2,
+    sql: (s) => `
+      CREATE TABLE ${s}.leases (
+        experiment_id text COLLATE "C" PRIMARY KEY REFERENCES ${s}.experiments (id) ON DELETE CASCADE,
+        holder text NOT NULL
+      );
+      CREATE TABLE ${s}.child_processes (
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        experiment_id text COLLATE "C" NOT NULL REFERENCES ${s}.experiments (id) ON DELETE CASCADE,
+        pid integer NOT NULL,
+        document text NOT NULL,
+        PRIMARY KEY (experiment_id, pid)
+      );
+    `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -15,11 +15,13 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { redactStoreLocation } from './location.ts';
+import * as bookkeeping from './postgres-bookkeeping.ts';
 import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
 import { PostgresPool } from './postgres-pool.ts';
 import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
 import { secretRedactor } from './redact.ts';
+import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
 import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
 
@@ -67,6 +69,8 @@ export class PostgresStore implements ExperimentStore {
   readonly schema: string;
   readonly #db: PostgresPool;
   readonly #sql: PostgresStatements;
+  /** The schema, quoted for SQL. */
+  readonly #s: string;
   readonly #redact: (text: string) => string;
   readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
   /** appendRecord's group commit: trials finishing together share one statement and one commit. */
@@ -84,7 +88,8 @@ export class PostgresStore implements ExperimentStore {
     this.#db = new PostgresPool(url, options);
     this.location = this.#db.location;
     this.schema = schema;
-    this.#sql = postgresStatements(quoteSchema(schema));
+    this.#s = quoteSchema(schema);
+    this.#sql = postgresStatements(this.#s);
     this.#redact = secretRedactor(options.env ?? process.env);
   }
 
@@ -242,6 +247,44 @@ export class PostgresStore implements ExperimentStore {
       const result = await client.query(this.#sql.deleteExperiment, [experimentId]);
       return (result.rowCount ?? 0) > 0;
     });
+  }
+
+  async acquireLease(
+    experimentId: string,
+    holder: LeaseHolder,
+    replacing?: LeaseHolder,
+  ): Promise<LeaseHolder> {
+    const got = await this.#db.transaction(`take the lease of experiment ${experimentId}`, (client) =>
+      bookkeeping.acquireLease(client, this.#s, experimentId, holder, replacing),
+    );
+    if (got === undefined) throw this.#notFound(experimentId);
+    return got;
+  }
+
+  async releaseLease(experimentId: string, holder: LeaseHolder): Promise<void> {
+    await this.#db.transaction(`give up the lease of experiment ${experimentId}`, (client) =>
+      bookkeeping.releaseLease(client, this.#s, experimentId, holder),
+    );
+  }
+
+  async recordChildProcess(experimentId: string, child: ChildProcessRecord): Promise<void> {
+    const recorded = await this.#db.withClient(
+      `record process ${child.pid} of experiment ${experimentId}`,
+      (client) => bookkeeping.recordChildProcess(client, this.#s, experimentId, child),
+    );
+    if (!recorded) throw this.#notFound(experimentId);
+  }
+
+  async forgetChildProcess(experimentId: string, pid: number): Promise<void> {
+    await this.#db.withClient(`forget process ${pid} of experiment ${experimentId}`, (client) =>
+      bookkeeping.forgetChildProcess(client, this.#s, experimentId, pid),
+    );
+  }
+
+  async listChildProcesses(): Promise<StoredChildProcess[]> {
+    return this.#db.withClient('list recorded child processes', (client) =>
+      bookkeeping.listChildProcesses(client, this.#s),
+    );
   }
 
   /** The connection's settings, for diagnostics and tests. */

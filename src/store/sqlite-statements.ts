@@ -54,6 +54,26 @@ export function prepareStatements(db: Database.Database) {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
+/** The run bookkeeping (schema version 3); prepared on first use, so a read-only older file still opens. */
+export function prepareBookkeeping(db: Database.Database) {
+  return {
+    lease: db.prepare('SELECT holder FROM leases WHERE experiment_id = ?'),
+    setLease: db.prepare(
+      `INSERT INTO leases (experiment_id, holder) VALUES (?, ?)
+       ON CONFLICT (experiment_id) DO UPDATE SET holder = excluded.holder`,
+    ),
+    deleteLease: db.prepare('DELETE FROM leases WHERE experiment_id = ?'),
+    // REPLACE, not an upsert: a re-recorded pid sorts as new (rowid order is "oldest first").
+    recordChild: db.prepare(
+      'INSERT OR REPLACE INTO child_processes (experiment_id, pid, document) VALUES (?, ?, ?)',
+    ),
+    forgetChild: db.prepare('DELETE FROM child_processes WHERE experiment_id = ? AND pid = ?'),
+    children: db.prepare('SELECT experiment_id, document FROM child_processes ORDER BY rowid'),
+  };
+}
+
+export type BookkeepingStatements = ReturnType<typeof prepareBookkeeping>;
+
 export function toSummary(raw: unknown): ExperimentSummary {
   const row = SummaryRowSchema.safeParse(raw);
   const status = row.success ? ExperimentStatusSchema.safeParse(row.data.status) : undefined;

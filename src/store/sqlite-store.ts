@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { isBusy, retryWhileBusy } from './busy-retry.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -14,11 +13,21 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { migrate } from './migrations.ts';
 import { secretRedactor } from './redact.ts';
-import { openSqliteDatabase, type SqliteDatabase } from './sqlite-driver.ts';
 import {
+  type ChildProcessRecord,
+  ChildProcessSchema,
+  type LeaseHolder,
+  LeaseHolderSchema,
+  type StoredChildProcess,
+  sameProcess,
+} from './run-bookkeeping.ts';
+import type { SqliteDatabase } from './sqlite-driver.ts';
+import { openSqlite } from './sqlite-open.ts';
+import {
+  type BookkeepingStatements,
   DocumentRowSchema,
+  prepareBookkeeping,
   prepareStatements,
   RecordRowSchema,
   type Statements,
@@ -38,9 +47,19 @@ export interface SqliteStoreOptions {
    * `normal` survives a crash of the process but not of the machine, and is several times faster.
    */
   readonly durability?: 'full' | 'normal';
-  /** Milliseconds to wait for another process's write lock (default 5000). */
+  /**
+   * Milliseconds a write waits, in all, for another process's write lock before it fails with
+   * `store` (`data.busy: true`): default 30,000, retried with growing pauses that do not block
+   * the event loop.
+   */
   readonly busyTimeoutMs?: number;
+  /** Open for reading only: nothing is created or migrated (read commands; a read-only folder works). */
+  readonly readonly?: boolean;
 }
+
+/** One statement waits this long for a lock before the store retries it (the wait blocks). */
+const STATEMENT_BUSY_MS = 100;
+const DEFAULT_BUSY_BUDGET_MS = 30_000;
 
 /**
  * The default store: one SQLite file in WAL mode. One process writes while others read.
@@ -55,30 +74,22 @@ export class SqliteStore implements ExperimentStore {
   readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
   readonly #statements: Statements;
 
+  readonly #cleanup: () => void;
+  readonly #busyBudgetMs: number;
+  #bookkeeping: BookkeepingStatements | undefined;
+
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
     this.#redact = secretRedactor(options.env ?? process.env);
-    if (path !== ':memory:' && options.mustExist !== true) mkdirSync(dirname(path), { recursive: true });
-    try {
-      this.#db = openSqliteDatabase(path, { fileMustExist: options.mustExist === true });
-    } catch (error) {
-      if (options.mustExist === true && /unable to open|does not exist/i.test(errorMessage(error)))
-        throw new HarnessEvalError('not_found', `no store at ${path}`, { cause: error });
-      throw new HarnessEvalError('store', `cannot open ${path}: ${errorMessage(error)}`, { cause: error });
-    }
-    try {
-      this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-      this.#db.pragma('journal_mode = WAL');
-      // WAL + NORMAL: a committed trial survives the process being killed (what resume relies on)
-      // at ~1 ms per commit; FULL also survives power loss, at several ms of fsync per trial.
-      this.#db.pragma(options.durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-      this.#db.pragma('foreign_keys = ON');
-      migrate(this.#db, path);
-    } catch (error) {
-      this.#db.close();
-      if (HarnessEvalError.is(error)) throw error;
-      throw new HarnessEvalError('store', `cannot open ${path}: ${errorMessage(error)}`, { cause: error });
-    }
+    this.#busyBudgetMs = Math.max(0, options.busyTimeoutMs ?? DEFAULT_BUSY_BUDGET_MS);
+    const opened = openSqlite(path, {
+      ...(options.mustExist === undefined ? {} : { mustExist: options.mustExist }),
+      ...(options.readonly === undefined ? {} : { readonly: options.readonly }),
+      ...(options.durability === undefined ? {} : { durability: options.durability }),
+      busyTimeoutMs: Math.min(STATEMENT_BUSY_MS, this.#busyBudgetMs),
+    });
+    this.#db = opened.db;
+    this.#cleanup = opened.cleanup;
     this.#statements = prepareStatements(this.#db);
   }
 
@@ -90,7 +101,7 @@ export class SqliteStore implements ExperimentStore {
       this.#recordRow(checked.id, checkRecord(checked.id, record), indexes),
     );
     const documentText = encodeDocument(document, this.#redact, `experiment ${checked.id}`);
-    this.#write(`store experiment ${checked.id}`, () => {
+    await this.#write(`store experiment ${checked.id}`, () => {
       this.#db
         .transaction(() => {
           if (this.#statements.experimentDocument.get(checked.id) !== undefined) {
@@ -122,13 +133,13 @@ export class SqliteStore implements ExperimentStore {
     const indexes = this.#taskOrderOf(experimentId);
     const row = this.#recordRow(experimentId, checked, indexes);
     // A single statement in autocommit mode is its own transaction, committed (and fsynced) on return.
-    this.#write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
+    await this.#write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
       this.#statements.upsertRecord.run(row);
     });
   }
 
   async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
-    this.#write(`update experiment ${experimentId}`, () => {
+    await this.#write(`update experiment ${experimentId}`, () => {
       this.#db
         .transaction(() => {
           const text = this.#documentText(experimentId);
@@ -221,8 +232,99 @@ export class SqliteStore implements ExperimentStore {
     }));
   }
 
+  async acquireLease(
+    experimentId: string,
+    holder: LeaseHolder,
+    replacing?: LeaseHolder,
+  ): Promise<LeaseHolder> {
+    const next = LeaseHolderSchema.parse(holder);
+    return this.#write(`take the lease of experiment ${experimentId}`, () =>
+      this.#db
+        .transaction(() => {
+          if (this.#statements.experimentDocument.get(experimentId) === undefined)
+            throw notFound(experimentId, this.path);
+          const current = this.#lease(experimentId);
+          if (current === undefined || (replacing !== undefined && sameProcess(current, replacing))) {
+            this.#book().setLease.run(experimentId, JSON.stringify(next));
+            return next;
+          }
+          return current;
+        })
+        .immediate(),
+    );
+  }
+
+  async releaseLease(experimentId: string, holder: LeaseHolder): Promise<void> {
+    await this.#write(`give up the lease of experiment ${experimentId}`, () =>
+      this.#db
+        .transaction(() => {
+          const current = this.#lease(experimentId);
+          if (current !== undefined && sameProcess(current, holder))
+            this.#book().deleteLease.run(experimentId);
+        })
+        .immediate(),
+    );
+  }
+
+  async recordChildProcess(experimentId: string, child: ChildProcessRecord): Promise<void> {
+    const parsed = ChildProcessSchema.parse(child);
+    await this.#write(`record process ${parsed.pid} of experiment ${experimentId}`, () => {
+      try {
+        this.#book().recordChild.run(experimentId, parsed.pid, JSON.stringify(parsed));
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+          throw notFound(experimentId, this.path);
+        throw error;
+      }
+    });
+  }
+
+  async forgetChildProcess(experimentId: string, pid: number): Promise<void> {
+    await this.#write(`forget process ${pid} of experiment ${experimentId}`, () => {
+      this.#book().forgetChild.run(experimentId, pid);
+    });
+  }
+
+  async listChildProcesses(): Promise<StoredChildProcess[]> {
+    return this.#read(() =>
+      this.#book()
+        .children.all()
+        .map((raw) => {
+          const row = raw as { experiment_id?: unknown; document?: unknown };
+          const parsed =
+            typeof row.document === 'string'
+              ? ChildProcessSchema.safeParse(safeJson(row.document))
+              : undefined;
+          if (typeof row.experiment_id !== 'string' || parsed === undefined || !parsed.success)
+            throw new HarnessEvalError('store', `a recorded child process in ${this.path} is corrupt`);
+          return { ...parsed.data, experiment_id: row.experiment_id };
+        }),
+    );
+  }
+
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (this.#db.open) {
+      this.#db.close();
+      this.#cleanup();
+    }
+  }
+
+  #book(): BookkeepingStatements {
+    this.#bookkeeping ??= prepareBookkeeping(this.#db);
+    return this.#bookkeeping;
+  }
+
+  #lease(experimentId: string): LeaseHolder | undefined {
+    const raw = this.#book().lease.get(experimentId) as { holder?: unknown } | undefined;
+    if (raw === undefined) return undefined;
+    const parsed =
+      typeof raw.holder === 'string' ? LeaseHolderSchema.safeParse(safeJson(raw.holder)) : undefined;
+    if (parsed === undefined || !parsed.success)
+      throw new HarnessEvalError(
+        'store',
+        `the lease of experiment ${experimentId} in ${this.path} is corrupt`,
+      );
+    return parsed.data;
   }
 
   #taskOrderOf(experimentId: string): ReadonlyMap<string, number> {
@@ -277,16 +379,33 @@ export class SqliteStore implements ExperimentStore {
     }
   }
 
-  #write<T>(action: string, fn: () => T): T {
+  async #write<T>(action: string, fn: () => T): Promise<T> {
     this.#ensureOpen();
     try {
-      return fn();
+      return await retryWhileBusy(fn, this.#busyBudgetMs);
     } catch (error) {
       if (HarnessEvalError.is(error)) throw error;
-      throw new HarnessEvalError('store', `cannot ${action} in ${this.path}: ${errorMessage(error)}`, {
+      const busy = isBusy(error);
+      const reason = busy
+        ? `another process held the write lock for more than ${seconds(this.#busyBudgetMs)}`
+        : errorMessage(error);
+      throw new HarnessEvalError('store', `cannot ${action} in ${this.path}: ${reason}`, {
         cause: error,
+        data: { busy },
       });
     }
+  }
+}
+
+function seconds(ms: number): string {
+  return `${ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

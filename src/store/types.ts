@@ -1,5 +1,6 @@
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 
 export interface ExperimentSummary {
   readonly id: string;
@@ -55,5 +56,20 @@ export interface ExperimentStore {
   /** Newest first. */
   listExperiments(filter?: ExperimentFilter): Promise<ExperimentSummary[]>;
   deleteExperiment(experimentId: string): Promise<boolean>;
+  /**
+   * Gives `holder` the experiment's lease when no process holds it, or when the holder is exactly
+   * `replacing` (one the caller found dead). Returns the holder afterwards: `holder` itself when
+   * it got the lease, else the process that has it. `not_found` for an unknown experiment.
+   * Atomic: of two processes asking at once, one gets it.
+   */
+  acquireLease(experimentId: string, holder: LeaseHolder, replacing?: LeaseHolder): Promise<LeaseHolder>;
+  /** Gives the lease up if `holder` (same pid, host, start) has it; otherwise changes nothing. */
+  releaseLease(experimentId: string, holder: LeaseHolder): Promise<void>;
+  /** Records a process group a run of the experiment started (one with the same pid is replaced). */
+  recordChildProcess(experimentId: string, child: ChildProcessRecord): Promise<void>;
+  /** Forgets a recorded child (it ended, or was ended); unknown ones are ignored. */
+  forgetChildProcess(experimentId: string, pid: number): Promise<void>;
+  /** Every recorded child of every experiment, oldest first. */
+  listChildProcesses(): Promise<StoredChildProcess[]>;
   close(): Promise<void>;
 }

@@ -1,5 +1,3 @@
-export { metricHeading, renderTimelineConsole, renderTimelineMarkdown } from './render.ts';
-export { sparkline } from './sparkline.ts';
 export {
   buildTimeline,
   DEFAULT_TIMELINE_METRICS,

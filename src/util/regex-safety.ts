@@ -34,7 +34,13 @@ export function analyzeRegex(pattern: string, flags = ''): RegexSafety {
       reason: `invalid pattern, does not parse: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-  const reason = findDanger(root, t);
+  let reason: string | undefined;
+  try {
+    reason = findDanger(root, t);
+  } catch {
+    // The walk recurses once per nesting level; a pattern nested deeper than the stack is refused.
+    reason = 'the pattern is nested too deeply to check';
+  }
   return reason === undefined ? { safe: true } : { safe: false, reason };
 }
 
@@ -180,4 +186,89 @@ function singleCharOf(node: Node): Node | undefined {
   if (isSingleChar(node)) return node;
   if (node.type === 'alternative' && node.body.length === 1) return singleCharOf(node.body[0] as Node);
   return undefined;
+}
+
+/** A pattern inside a larger document (a JSONPath, a JSON Schema) that is refused, and why. */
+export interface PatternProblem {
+  /** Where the pattern sits: the function call in a path, or the schema keyword's path. */
+  readonly where: string;
+  readonly pattern: string;
+  readonly reason: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * The first unusable regular expression in a parsed RFC 9535 JSONPath: `match()` and `search()`
+ * run their pattern over the agent's data, so it must be a literal (a pattern taken from the data
+ * would let the agent choose it) and pass `analyzeRegex`, like the `regex` evaluator's. The AST
+ * is walked with a stack, not recursion.
+ */
+export function jsonPathRegexProblem(ast: unknown): PatternProblem | undefined {
+  const stack: unknown[] = [ast];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (!isObject(node)) continue;
+    const name = node['name'];
+    if (node['type'] === 'FunctionExpr' && (name === 'match' || name === 'search')) {
+      const args = node['arguments'];
+      const pattern = Array.isArray(args) ? (args[1] as unknown) : undefined;
+      if (!isObject(pattern) || pattern['type'] !== 'Literal' || typeof pattern['value'] !== 'string') {
+        return { where: `${name}()`, pattern: '', reason: `${name}() needs a literal pattern` };
+      }
+      const source = pattern['value'];
+      // As the JSONPath library runs it: `match` anchors the whole value, with the `u` flag.
+      const safety = analyzeRegex(name === 'match' ? `^(?:${source})$` : source, 'u');
+      if (!safety.safe) return { where: `${name}()`, pattern: source, reason: safety.reason ?? 'unsafe' };
+    }
+    for (const value of Object.values(node)) if (isObject(value)) stack.push(value);
+  }
+  return undefined;
+}
+
+/** JSON Schema keywords whose strings (`pattern`) or keys (`patternProperties`) are regexes. */
+export function jsonSchemaRegexProblem(schema: unknown): PatternProblem | undefined {
+  const stack: { node: unknown; path: string }[] = [{ node: schema, path: '' }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop() ?? { node: undefined, path: '' };
+    if (!isObject(node)) continue;
+    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
+    for (const [key, value] of entries) {
+      const at = `${path}/${key}`;
+      const patterns =
+        key === 'pattern' && typeof value === 'string'
+          ? [value]
+          : key === 'patternProperties' && isObject(value) && !Array.isArray(value)
+            ? Object.keys(value)
+            : [];
+      for (const pattern of patterns) {
+        const safety = analyzeRegex(pattern, 'u');
+        if (!safety.safe) return { where: at, pattern, reason: safety.reason ?? 'unsafe' };
+      }
+      if (isObject(value)) stack.push({ node: value, path: at });
+    }
+  }
+  return undefined;
+}
+
+/** Whether a JSON Schema applies a regex to the data (then it is validated on a match worker). */
+export function jsonSchemaHasPatterns(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isObject(node)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      if ((key === 'pattern' && typeof value === 'string') || key === 'patternProperties') return true;
+      // `format: regex` compiles the data itself as a pattern.
+      if (key === 'format' && value === 'regex') return true;
+      if (isObject(value)) stack.push(value);
+    }
+  }
+  return false;
 }

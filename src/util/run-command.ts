@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { endEscapees, newProcessTag, tagEnv, trackChildGroup } from './child-groups.ts';
 
 export interface CommandRun {
   readonly argv: readonly string[];
@@ -47,13 +48,15 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
   };
   return new Promise<CommandOutcome>((resolve) => {
     const [command, ...args] = run.argv;
+    const tag = newProcessTag();
     const child = spawn(command ?? '', args, {
       cwd: run.cwd,
-      env: run.env,
+      env: { ...run.env, ...tagEnv(tag) },
       shell: false,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const untrack = child.pid === undefined ? () => {} : trackChildGroup(child.pid, tag);
     let timedOut = false;
     let aborted = false;
     let spawnError: string | undefined;
@@ -95,7 +98,12 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
         outputTail: tail.toString('utf8'),
         durationSeconds: (performance.now() - started) / 1000,
       };
-      resolve(spawnError === undefined ? outcome : { ...outcome, spawnError });
+      const done = () => {
+        untrack();
+        resolve(spawnError === undefined ? outcome : { ...outcome, spawnError });
+      };
+      // What the command started outside its group (`setsid`) goes too, found by its tag.
+      void endEscapees(tag).then(done, done);
     });
   });
 }

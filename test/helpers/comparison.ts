@@ -1,6 +1,7 @@
 import type { Experiment } from '../../src/core/experiment.ts';
 import type { RunRecord } from '../../src/core/run-record.ts';
 import { computeMetrics } from '../../src/metrics/compute.ts';
+import type { MetricSpec } from '../../src/metrics/registry.ts';
 import { makeExperiment, makeRecord } from './experiments.ts';
 
 /** What one trial of a task looked like, for building experiments with known per-task values. */
@@ -15,6 +16,10 @@ export interface TrialSpec {
   readonly overall?: number;
   readonly error?: string;
   readonly explanation?: string;
+  /** The agent latency the adapter measured, in seconds. */
+  readonly latency?: number;
+  /** Scores of further evaluators by name (each becomes an `evaluator_score:NAME` metric). */
+  readonly evaluators?: Readonly<Record<string, number>>;
 }
 
 export function trialRecord(spec: TrialSpec): RunRecord {
@@ -25,6 +30,9 @@ export function trialRecord(spec: TrialSpec): RunRecord {
     outcome: spec.error ? 'error' : pass ? 'pass' : 'fail',
     ...(spec.error ? { error: spec.error } : {}),
     cost_usd: spec.cost ?? null,
+    ...(spec.latency === undefined
+      ? {}
+      : { output: { output: `answer for ${spec.task}`, latency: spec.latency } }),
     evaluations: [
       {
         evaluator: 'contains',
@@ -32,6 +40,12 @@ export function trialRecord(spec: TrialSpec): RunRecord {
         passed: pass,
         explanation: spec.explanation ?? (pass ? 'found it' : 'expected "done"'),
       },
+      ...Object.entries(spec.evaluators ?? {}).map(([evaluator, score]) => ({
+        evaluator,
+        score,
+        passed: score >= 0.5,
+        explanation: `score ${score}`,
+      })),
     ],
     metrics: { hitl_unplanned: spec.hitl ?? 0 },
     ...(spec.overall === undefined ? {} : { scores: { overall: spec.overall } }),
@@ -52,7 +66,7 @@ export function experimentOf(
     createdAt?: string;
     suiteHash?: string;
     suiteId?: string;
-    metrics?: readonly string[];
+    metrics?: readonly MetricSpec[];
   } = {},
 ): Experiment {
   const taskIds = [...new Set(trials.map((t) => t.task))];

@@ -74,3 +74,23 @@ export function makeMetric(name: string, value: number): Experiment['metrics'][n
     details: {},
   };
 }
+
+/** A rate metric (shown as a percentage) with n = 25, or n = 0 when its value is null. */
+export function rateMetric(
+  name: string,
+  value: number | null,
+  extra: Partial<Experiment['metrics'][number]> = {},
+): Experiment['metrics'][number] {
+  return {
+    name,
+    value,
+    formatted_value: value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`,
+    direction: 'higher_is_better',
+    n: value === null ? 0 : 25,
+    stderr: null,
+    ci95: null,
+    description: '',
+    details: {},
+    ...extra,
+  };
+}

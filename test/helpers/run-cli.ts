@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI (`npx tsdown` first; `npm test` does it in pretest). */
@@ -64,4 +64,38 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, timeo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`condition not met in ${timeoutMs} ms`);
+}
+
+/** Whether util-linux `script` is installed: it gives a command a real terminal (a pty). */
+export const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+/**
+ * Starts `harnesseval ARGS` on a real terminal: `script` runs it on a pty, so its stdin and stdout
+ * are TTYs as in an interactive shell (a readline that behaves with pipes can still hang there).
+ * Write answers to `child.stdin`; it stays open, as a terminal does, until the test ends it.
+ * `script` takes one command line for `sh -c`, so each argument is single-quoted.
+ */
+export function startOnTerminal(
+  args: readonly string[],
+  cwd = ROOT,
+  env: NodeJS.ProcessEnv = {},
+): RunningCli {
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const line = ['exec', ...[process.execPath, BIN, ...args].map(quote)].join(' ');
+  const child = spawn('script', ['-qfec', line, '/dev/null'], {
+    cwd,
+    shell: false,
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', TERM: 'dumb', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr: '' }));
+  });
+  // On a pty stderr and stdout are one stream: the terminal's.
+  return { child, done, stderr: () => stdout };
 }

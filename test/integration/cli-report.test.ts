@@ -39,9 +39,11 @@ describe('harnesseval report', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('wrote csv report to out/x.csv\n');
     const csv = await readFile(join(dir, 'out', 'x.csv'), 'utf8');
-    expect(csv.startsWith('test_id,epoch,status,duration_seconds,score,evaluator_scores,error\r\n')).toBe(
-      true,
-    );
+    expect(
+      csv.startsWith(
+        'test_id,epoch,status,error_kind,agent_latency_seconds,trial_duration_seconds,cost_usd,cost_status,score,evaluator_scores,error\r\n',
+      ),
+    ).toBe(true);
     expect(csv.split('\r\n').filter((l) => l.startsWith('greet-alice,'))).toHaveLength(1);
   });
 

@@ -29,14 +29,16 @@ async function run(judgeSpec?: string) {
 }
 
 describe('docs/custom-rubrics.md and examples/custom-rubric', () => {
-  it('without a judge: the rubric criterion is pending, the overall score is the automated part', async () => {
+  it('without a judge: the rubric criterion is pending, and the trial has no overall score yet', async () => {
     const { record, experiment } = await run();
     expect(record.outcome).toBe('pending');
     expect(record.criteria.map((c) => [c.id, c.status])).toEqual([
       ['ac-01', 'passed'],
       ['ac-02', 'pending'],
     ]);
-    expect(record.scores).toEqual({ functional_completeness: 1, overall: 1 });
+    // The automated part is known; the overall score waits for the grade (never counted as perfect).
+    expect(record.scores).toEqual({ functional_completeness: 1 });
+    expect(experiment.scores['overall']).toBeUndefined();
     expect(experiment.metadata['rubric']).toMatchObject({ pendingReason: expect.stringMatching(/no judge/) });
   });
 

@@ -161,7 +161,9 @@ describe('harnesseval run: reports and store', () => {
     expect(experiment.status).toBe('completed');
 
     const rows = parseCsv(csv ?? '');
-    expect(rows[0]).toEqual(expect.arrayContaining(['test_id', 'status', 'duration_seconds']));
+    expect(rows[0]).toEqual(
+      expect.arrayContaining(['test_id', 'status', 'agent_latency_seconds', 'trial_duration_seconds']),
+    );
     const idColumn = rows[0]?.indexOf('test_id') ?? -1;
     expect(rows.slice(1).map((row) => row[idColumn])).toEqual([
       'greet-ada',

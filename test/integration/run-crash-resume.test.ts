@@ -121,8 +121,11 @@ describe('harnesseval run: crash and resume', () => {
     // either shows the second signal ended the run at once.
     expect(Date.now() - second).toBeLessThan(4000);
     expect(result.status).toBe(130);
-    expect(result.stderr).toMatch(/stopped; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
+    expect(result.stderr).toMatch(/stopping now/);
+    expect(result.stderr).toMatch(/interrupted; resume with: harnesseval run .*stuck\.yaml --resume exp-/);
     expect(peek(db)?.records).toBe(1);
+    // The second signal no longer skips the bookkeeping: the experiment says it was interrupted.
+    expect(peek(db)?.status).toBe('interrupted');
   }, 60_000);
 
   it('refuses to resume an experiment with --no-store (exit 2)', async () => {

@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, extname, resolve } from 'node:path';
-import { renderComparisonConsole } from '../../compare/console.ts';
-import { renderComparisonHtml } from '../../compare/html.ts';
+import { dirname, resolve } from 'node:path';
 import { compareExperiments } from '../../compare/index.ts';
-import { renderComparisonMarkdown } from '../../compare/markdown.ts';
 import type { Comparison } from '../../compare/types.ts';
 import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { Threshold } from '../../core/suite.ts';
+import {
+  renderComparisonConsole,
+  renderComparisonHtml,
+  renderComparisonMarkdown,
+} from '../../reporters/comparison/index.ts';
+import { resolveOutputFormat, VIEW_FORMATS } from '../../reporters/output-format.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { CliExit, EXIT } from '../exit.ts';
 import { loadExperimentRefs } from '../experiment-refs.ts';
@@ -18,13 +21,12 @@ import type { CompareFlags } from './compare.ts';
 type Format = NonNullable<CompareFlags['format']>;
 
 function formatFor(flags: CompareFlags): Format {
-  if (flags.format) return flags.format;
-  if (flags.output === undefined) return 'console';
-  const ext = extname(flags.output).toLowerCase();
-  if (ext === '.md' || ext === '.markdown') return 'markdown';
-  if (ext === '.json') return 'json';
-  if (ext === '.html' || ext === '.htm') return 'html';
-  return 'console';
+  return resolveOutputFormat({
+    format: flags.format,
+    output: flags.output,
+    formats: VIEW_FORMATS,
+    fallback: 'console',
+  });
 }
 
 /** The candidate's suite thresholds: from --suite, else from the suite file the experiment names (if it is still there). */
@@ -89,9 +91,16 @@ export async function compareAction(
     thresholds[metric] = { ...thresholds[metric], ...rule };
   if (flags.failOnRegression && Object.keys(thresholds).length === 0)
     thresholds = defaultRules(experiments, flags.metric);
+  if (flags.margin !== undefined && !flags.sequential)
+    throw new HarnessEvalError('usage', '--margin needs --sequential');
+  const { sameVersionRuns } = await import('../version-runs.ts');
   const comparison = compareExperiments(experiments, {
     ...(flags.metric ? { metrics: flags.metric } : {}),
     ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
+    ...(flags.adjust === undefined ? {} : { adjust: flags.adjust }),
+    ...(flags.excludeFlaky ? { excludeFlaky: true } : {}),
+    ...(flags.sequential ? { sequential: { margin: flags.margin ?? 0.05 } } : {}),
+    versionRuns: await sameVersionRuns(experiments, { cwd: io.cwd, store: flags.store, env: io.env }),
     thresholds,
   });
   const text = render(comparison, format, io, flags.output !== undefined);

@@ -13,11 +13,16 @@ Examples:
       --threshold success_rate:max_regression=0.05,require_significant=true
   $ harnesseval compare A B C --metric success_rate --metric cost_per_task
 
-A is the baseline; each further experiment is compared with it. Deltas are direction-aware (a drop
-in cost is an improvement). Statistics are paired over the tasks both ran (per-task means over
-epochs); success_rate also gets McNemar's exact test (a task passes when at least half its epochs
-passed). Regression rules come from the candidate's suite thresholds (or --suite FILE) and
---threshold; with --fail-on-regression and no rules, any significant regression fails.
+  $ harnesseval compare main.json pr.json --adjust bh --exclude-flaky
+  $ harnesseval compare main.json pr.json --sequential --margin 0.05
+
+A is the baseline; each further experiment is compared with it. Everything — the change, its
+direction, the interval, p and any gate — is over the tasks both ran ("paired over N of M tasks");
+tasks only one side ran are listed. Pass/fail metrics with one epoch use McNemar's exact test, other
+metrics (and pass rates over epochs) the paired t test; p-values are adjusted over the metrics
+(--adjust, Holm by default) and "significant" uses the adjusted one; a gate on one metric uses its
+own test. See docs/statistics.md. Regression rules come from the candidate's suite thresholds (or
+--suite FILE) and --threshold; with --fail-on-regression and no rules, any significant regression fails.
 Exit status: 0 ok, 1 a regression rule broken (with --fail-on-regression) or an error, 2 usage.
 `;
 
@@ -29,6 +34,10 @@ export interface CompareFlags {
   readonly failOnRegression?: boolean;
   readonly suite?: string;
   readonly alpha?: number;
+  readonly adjust?: 'holm' | 'bh' | 'none';
+  readonly excludeFlaky?: boolean;
+  readonly sequential?: boolean;
+  readonly margin?: number;
   readonly store?: string;
 }
 
@@ -40,6 +49,13 @@ function parseAlpha(value: string): number {
   const alpha = Number(value);
   if (!(alpha > 0 && alpha < 1)) throw new InvalidArgumentError('expected a number between 0 and 1');
   return alpha;
+}
+
+function parseMargin(value: string): number {
+  const margin = Number(value);
+  if (value.trim() === '' || !(margin > 0 && margin <= 1))
+    throw new InvalidArgumentError('expected a difference in (0, 1], in the metric unit (0.05 = 5 points)');
+  return margin;
 }
 
 /** `harnesseval compare A B [C ...]`: paired comparison of experiments, with regression gates. */
@@ -70,6 +86,20 @@ export function register(program: Command, io: CliIO): void {
     .option('--fail-on-regression', 'exit 1 when a regression rule is broken')
     .option('--suite <file>', "read thresholds from this suite file (default: the candidate's suite file)")
     .option('--alpha <a>', 'significance level of the paired tests (default 0.05)', parseAlpha)
+    .addOption(
+      new Option('--adjust <method>', 'p-value adjustment over the metrics (default holm)').choices([
+        'holm',
+        'bh',
+        'none',
+      ]),
+    )
+    .option('--exclude-flaky', 'leave out tasks whose verdict flips between attempts of the same version')
+    .option('--sequential', 'an always-valid sequential verdict (confidence sequence) for rates and scores')
+    .option(
+      '--margin <d>',
+      'with --sequential: differences within ±d do not matter (default 0.05)',
+      parseMargin,
+    )
     .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)
     .action(async (baseline: string, candidates: string[], flags: CompareFlags) => {

@@ -6,6 +6,7 @@ import type { Grade } from '../../core/evaluation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { Suite } from '../../core/suite.ts';
+import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
 import { rubricForTask } from '../../scoring/rubric-lookup.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
@@ -21,9 +22,9 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
     const experiment = await findExperiment(store, id);
     const suite = await suiteOf(experiment);
     const grader = flags.grader ?? safeUser();
-    const lines = createInterface({ input: io.stdin ?? process.stdin, terminal: false })[
-      Symbol.asyncIterator
-    ]();
+    const input = io.stdin ?? process.stdin;
+    const reader = createInterface({ input, terminal: false });
+    const lines = reader[Symbol.asyncIterator]();
     const ask = async (question: string): Promise<string | undefined> => {
       io.stdout.write(question);
       const next = await lines.next();
@@ -33,14 +34,20 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
     let graded = 0;
     let quit = false;
     const records = [...experiment.records];
-    for (let i = 0; i < records.length && !quit; i++) {
-      const record = records[i]!;
-      if (flags.task !== undefined && record.task_id !== flags.task) continue;
-      const task = suite.tasks.find((t) => t.id === record.task_id);
-      const rubric = rubricForTask(suite, task);
-      for (const criterion of record.criteria.filter(
-        (c) => c.status === 'pending' && c.verification !== 'automated',
-      )) {
+    // What is left to grade, counted first so the grader sees "criterion N of M".
+    const todo = records.flatMap((record, index) =>
+      flags.task !== undefined && record.task_id !== flags.task
+        ? []
+        : record.criteria
+            .filter((c) => c.status === 'pending' && c.verification !== 'automated')
+            .map((criterion) => ({ index, criterion })),
+    );
+    try {
+      for (const [position, { index, criterion }] of todo.entries()) {
+        if (quit) break;
+        const record = records[index]!;
+        const task = suite.tasks.find((t) => t.id === record.task_id);
+        const rubric = rubricForTask(suite, task);
         if (rubric === undefined) {
           io.stderr.write(`no rubric for task ${record.task_id}; skipping ${criterion.id}\n`);
           continue;
@@ -49,6 +56,7 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
         const dimensions = rubric.dimensions.filter(
           (d) => spec?.rubric_dimensions === undefined || spec.rubric_dimensions.includes(d.name),
         );
+        io.stdout.write(`\n[criterion ${position + 1} of ${todo.length}]`);
         io.stdout.write(
           await describeTrial(
             record,
@@ -85,20 +93,26 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
         }
         if (grades.length > 0) {
           const weights = Object.fromEntries(rubric.dimensions.map((d) => [d.name, d.weight]));
-          records[i] = applyGrades(records[i]!, criterion.id, grades, suite.scoring, weights);
-          await store.appendRecord(experiment.id, records[i]!);
+          records[index] = applyGrades(records[index]!, criterion.id, grades, suite.scoring, weights);
+          await store.appendRecord(experiment.id, records[index]!);
           graded++;
         }
-        if (quit) break;
       }
+    } finally {
+      // Release the terminal: an open reader on a TTY keeps the process alive after the last answer.
+      await lines.return?.();
+      reader.close();
+      if ('pause' in input && typeof input.pause === 'function') input.pause();
     }
     const { aggregateExperiment } = await import('../../runner/aggregate.ts');
     const tasks = suite.tasks.filter((t) => experiment.suite.tasks.some((e) => e.id === t.id));
     const aggregate = aggregateExperiment({ suite, records, tasks, epochs: experiment.settings.epochs });
     await store.updateExperiment(experiment.id, aggregate);
     const left = records.flatMap((r) => r.criteria).filter((c) => c.status === 'pending').length;
+    const { overallScoreText } = await import('../../reporters/record-view.ts');
+    const after = { ...experiment, records, ...aggregate };
     io.stdout.write(
-      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${aggregate.scores['overall']?.toFixed(3) ?? 'n/a'}\n`,
+      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${overallScoreText(after)}\n`,
     );
     return EXIT.ok;
   } catch (error) {
@@ -134,11 +148,16 @@ async function describeTrial(
     `\n=== ${record.task_id}${record.epoch > 0 ? ` #${record.epoch}` : ''} — ${criterion}`,
     input === undefined ? '' : `task: ${escapeControlExcept(truncate(input, 2000), '\n\t')}`,
   ];
-  if (record.workspace !== undefined && codebase !== undefined) {
-    const { describeWorkspaceChanges } = await import('../../runner/workspace-changes.ts');
+  if (record.workspace_diff !== undefined) {
+    parts.push(`changes:\n${escapeControlExcept(truncate(diffText(record.workspace_diff), 12_000), '\n\t')}`);
+  } else if (record.workspace !== undefined && codebase !== undefined) {
+    // Records stored before diffs were kept: the kept workspace still shows the change.
+    const diff = await workspaceDiff(codebase, record.workspace);
     parts.push(
-      `changes in ${record.workspace}:\n${escapeControlExcept(truncate(await describeWorkspaceChanges(codebase, record.workspace), 8000), '\n\t')}`,
+      `changes in ${record.workspace}:\n${escapeControlExcept(truncate(diffText(diff), 12_000), '\n\t')}`,
     );
+  } else if (codebase !== undefined) {
+    parts.push('changes: not recorded (a run older than workspace diffs, without --keep-workspaces)');
   }
   parts.push(`output:\n${escapeControlExcept(truncate(outputText(record.output), 4000), '\n\t')}`);
   return `${parts.filter((p) => p !== '').join('\n')}\n`;

@@ -64,10 +64,23 @@ async function ingest(path: string, shown: string, format: string, io: CliIO): P
         { cause: error },
       );
     }
+    const [{ mergeUsage }, { DEFAULT_PRICES }] = await Promise.all([
+      import('../../instrument/trial-usage.ts'),
+      import('../../instrument/pricing.ts'),
+    ]);
+    // Priced as a run would price it, from the built-in table (a harness's `pricing:` is not known here).
+    const cost = mergeUsage({ calls: result.agentCalls, costs: result.costs }, DEFAULT_PRICES);
     if (format === 'json') {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ ...result, cost: { ...cost.usage, status: cost.status } }, null, 2)}\n`,
+      );
       return EXIT.ok;
     }
+    const usd = cost.usage.cost_usd;
+    const costLine =
+      usd === null
+        ? 'cost: unknown (no call reported a cost or has a known price)'
+        : `cost: $${usd.toPrecision(4)}${cost.status === 'partial' ? ` partial: ${cost.usage.unpriced_calls} calls unpriced` : ''} (prices as of ${DEFAULT_PRICES.as_of})`;
     const lines = [
       `${shown}: ${result.spans} spans`,
       `agent invocations: ${result.invocations.length}${result.invocations.length ? ` (${[...new Set(result.invocations.map((i) => i.name))].join(', ')})` : ''}`,
@@ -78,8 +91,15 @@ async function ingest(path: string, shown: string, format: string, io: CliIO): P
       ),
       `tool calls: ${result.toolCalls.length}`,
       ...result.toolCalls.map((t) => `  ${t.tool_name}${t.id ? ` (${t.id})` : ''} ${t.status}`),
+      costLine,
+      `operator prompts: ${result.prompts.length}  human touchpoints: ${result.human.length}  circuit breakers: ${result.circuitBreakers.length}${result.circuitBreakers.length ? ` (${result.circuitBreakers.map((b) => b.type).join(', ')})` : ''}`,
+      ...(result.firstPassApproval === undefined
+        ? []
+        : [`first-pass approval: ${result.firstPassApproval ? 'yes' : 'no'}`]),
       `errors: ${result.errors.length}`,
       ...result.errors.map((e) => `  ${e}`),
+      ...(result.problems.length === 0 ? [] : [`harnesseval events not counted: ${result.problems.length}`]),
+      ...result.problems.map((p) => `  ${p}`),
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
     return EXIT.ok;

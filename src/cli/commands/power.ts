@@ -7,17 +7,22 @@ Examples:
   $ harnesseval power --baseline 01J9Z8 --effect 0.05            tasks needed to detect +5 points
   $ harnesseval power --baseline latest:my-agent --tasks 40 --epochs 3
   $ harnesseval power --baseline main.json --metric overall_score --effect 0.03 --tasks 100
+  $ harnesseval power --baseline main.json --from pr.json --effect 0.05   correlation observed from a pair
   $ harnesseval power --sd 0.3 --effect 0.1                      from a known SD of per-task differences
 
-Effects are absolute, in the metric's unit (0.05 on success_rate = five percentage points).
-From a baseline, variance is split into between-task and within-task (epoch) parts (Miller 2024)
-and doubled for a paired difference with --correlation between the versions (default 0:
-conservative). Without --effect the command reports the effect detectable with --tasks (default:
-the baseline's number of tasks).
+Effects are absolute, in the metric's unit (0.05 on success_rate = five percentage points). Plans
+use the power of the test compare will run: the paired t test (noncentral t), or for one pass/fail
+verdict per task McNemar's exact test (exact power by enumeration). From a baseline, variance is
+split into between-task and within-task (epoch) parts (Miller 2024); the difference's variance
+comes from the observed pair with --from, else from --correlation (default 0: conservative).
+Epochs default to what the baseline ran. Without --effect the command reports the effect detectable
+with --tasks (default: the baseline's number of tasks). A metric that does not vary is refused.
+See docs/statistics.md.
 `;
 
 export interface PowerFlags {
   readonly baseline?: string;
+  readonly from?: string;
   readonly sd?: number;
   readonly effect?: number;
   readonly tasks?: number;
@@ -57,10 +62,14 @@ export function register(program: Command, io: CliIO): void {
         'estimate variances from this experiment (id, latest:HARNESS, FILE.json)',
       ).conflicts('sd'),
     )
+    .option(
+      '--from <experiment>',
+      'a candidate run on the same tasks: estimate the A-B correlation from the pair',
+    )
     .option('--sd <x>', 'standard deviation of the per-task paired differences', positive)
     .option('--effect <e>', 'the difference to detect, in the metric unit', positive)
     .option('--tasks <n>', 'number of tasks', count)
-    .option('--epochs <k>', 'epochs per task (default 1)', count)
+    .option('--epochs <k>', 'epochs per task (default: as many as the baseline ran)', count)
     .option('--metric <name>', 'metric whose variance to use (default success_rate)')
     .option('--alpha <a>', 'two-sided significance level (default 0.05)', probability)
     .option('--power <p>', 'power (default 0.8)', probability)

@@ -41,6 +41,13 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
   const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
   const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
+  // Flaky across stored runs of this harness version too, not only across this run's epochs.
+  const [{ sameVersionRuns }, { flakyTasks }] = await Promise.all([
+    import('../version-runs.ts'),
+    import('../../metrics/flaky.ts'),
+  ]);
+  const [runs] = await sameVersionRuns([experiment], { cwd: io.cwd, store: flags.store, env: io.env });
+  const flaky = runs && runs.length > 0 ? { flaky: flakyTasks([experiment, ...runs]) } : {};
   for (const [index, target] of targets.entries()) {
     const reporter = reporters[index];
     if (reporter === undefined) continue;
@@ -48,10 +55,11 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       const text = await reporter.report(experiment, {
         color: useColor(io),
         width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
+        ...flaky,
       });
       io.stdout.write(text);
     } else {
-      await reporter.report(experiment, { destination: resolve(io.cwd, target.file) });
+      await reporter.report(experiment, { destination: resolve(io.cwd, target.file), ...flaky });
       writeLine(io.stdout, `wrote ${target.format} report to ${target.file}`);
     }
   }

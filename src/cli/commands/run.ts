@@ -1,54 +1,17 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { HarnessEvalError } from '../../core/errors.ts';
-import type { Experiment } from '../../core/experiment.ts';
+import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
 import { type HarnessConfig, HarnessConfigSchema } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
-import type { RunRecord } from '../../core/run-record.ts';
-import {
-  type SandboxBackendName,
-  type SandboxConfig,
-  SandboxConfigSchema,
-  type SandboxNetwork,
-} from '../../core/sandbox-config.ts';
+import { type SandboxConfig, SandboxConfigSchema } from '../../core/sandbox-config.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
+import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
-import { type CliIO, useColor } from '../io.ts';
-import { ProgressDisplay } from '../progress.ts';
-import {
-  chosenStore,
-  openCliStore,
-  STORE_OPTION_HELP,
-  shownStore,
-  storeLocation,
-} from '../store-location.ts';
-
-interface RunFlags {
-  harness?: string;
-  concurrency: number;
-  epochs: number;
-  timeout: number;
-  retries: number;
-  filterId?: string;
-  filterTag?: string;
-  filterDifficulty?: string;
-  resume?: string;
-  reporter: string[];
-  output: string[];
-  /** A location, false for --no-store, absent for $HARNESSEVAL_STORE or the default file. */
-  store?: string | false;
-  durability: 'normal' | 'full';
-  seed?: number;
-  failOnThreshold: boolean;
-  keepWorkspaces: boolean;
-  name?: string;
-  judge?: string;
-  progress: boolean;
-  sandbox?: SandboxBackendName;
-  sandboxNetwork?: SandboxNetwork;
-  timeoutMultiplier?: number;
-}
+import type { CliIO } from '../io.ts';
+import type { ResumeInputs } from '../run-stop.ts';
+import { openCliStore, STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
+import { executeRun, type RunFlags } from './run-action.ts';
 
 const examples = `
 Examples:
@@ -56,6 +19,7 @@ Examples:
   $ harnesseval run cases.jsonl --harness harness.yaml -j 8 --epochs 3 -o out/report.md -o out/results.xml
   $ harnesseval run suites/product-dev/suite.yaml --harness examples/harness-lineage/v0.5.0.yaml
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
+  $ harnesseval run benchmark.yaml --retry-errors exp-20261130-101500-3fa1
   $ harnesseval run suites/harbor-examples --harness oracle        # Harbor task folders, in bwrap
   $ harnesseval run tasks/ --harness agent.yaml --sandbox bwrap --sandbox-network loopback
 
@@ -112,6 +76,10 @@ export function register(program: Command, io: CliIO): void {
       ]),
     )
     .option('--resume <experiment-id>', 'run only the missing trials of a stored experiment')
+    .option(
+      '--retry-errors <experiment-id>',
+      'run again the trials of a stored experiment that errored outside the harness (infra, timeout, environment)',
+    )
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
     .option('--store <location>', STORE_OPTION_HELP)
@@ -154,13 +122,25 @@ export function register(program: Command, io: CliIO): void {
       positiveNumber('--timeout-multiplier'),
     )
     .addHelpText('after', examples)
-    .action(async (file: string, flags: RunFlags) => {
-      const status = await runCommand(file, flags, io);
+    .action(async (file: string, flags: RunFlags, command: Command) => {
+      // Which options the user gave: a resume takes the rest from the stored plan, not from defaults.
+      const given = new Set(
+        Object.keys(flags).filter((key) => {
+          const source = command.getOptionValueSource(key);
+          return source !== undefined && source !== 'default';
+        }),
+      );
+      const status = await runCommand(file, flags, given, io);
       if (status !== EXIT.ok) throw new CliExit(status);
     });
 }
 
-async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<number> {
+async function runCommand(
+  file: string,
+  flags: RunFlags,
+  given: ReadonlySet<string>,
+  io: CliIO,
+): Promise<number> {
   const { loadSuite, loadHarnessConfig } = await import('../../formats/index.ts');
   let suite: Awaited<ReturnType<typeof loadSuite>>;
   let harness: HarnessConfig;
@@ -172,7 +152,7 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
       resolve(io.cwd, file),
       flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier },
     );
-    judge = suite.judge;
+    judge = await judgeFor(suite, flags.judge);
     if (flags.harness === 'oracle' && !existsSync(resolve(io.cwd, 'oracle'))) {
       // Harbor's sanity check needs no config file: the task's own solution is the harness.
       harness = HarnessConfigSchema.parse({ name: 'oracle', version: '1.0.0', adapter: 'oracle' });
@@ -196,10 +176,6 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     });
   }
 
-  const store =
-    flags.store === false
-      ? undefined
-      : await openCliStore(storeLocation(flags.store, io), { durability: flags.durability });
   const { getReporter, reporterForFile } = await import('../../reporters/registry.ts');
   const fileReporters: { reporter: ReporterV1; destination: string }[] = [];
   const stdoutReporters: ReporterV1[] = [];
@@ -207,129 +183,44 @@ async function runCommand(file: string, flags: RunFlags, io: CliIO): Promise<num
     for (const out of flags.output)
       fileReporters.push({
         reporter: await getReporter(reporterForFile(out)),
-        destination: resolve(io.cwd, out),
+        destination: await writableDestination(resolve(io.cwd, out), out),
       });
     for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
       stdoutReporters.push(await getReporter(name));
   } catch (error) {
-    await store?.close();
     return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
   }
-
-  const streaming = fileReporters.map((f) => f.reporter).filter((r) => r.onTrialEnd !== undefined);
-  const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
-  const interrupt = new AbortController();
-  let signals = 0;
-  let experimentId: string | undefined;
-  const onSignal = () => {
-    signals++;
-    if (signals === 1) {
-      progress?.message(
-        'harnesseval: interrupting — finishing in-flight trials (up to 5 s); press Ctrl-C again to stop now',
-      );
-      interrupt.abort();
-      return;
-    }
-    // Everything finished is already committed to the store, trial by trial.
-    io.stderr.write(
-      `\nharnesseval: stopped${experimentId ? `; resume with: ${resumeCommand(file, flags, experimentId)}` : ''}\n`,
-    );
-    process.exit(EXIT.interrupted);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
-  let experiment: Experiment;
+  let store: ExperimentStore | undefined;
   try {
-    const { runExperiment } = await import('../../runner/runner.ts');
-    experiment = await runExperiment({
+    store =
+      flags.store === false
+        ? undefined
+        : await openCliStore(storeLocation(flags.store, io), {
+            durability: flags.durability,
+            ...busyTimeout(io.env),
+          });
+  } catch (error) {
+    return reportError(io, error);
+  }
+  const inputs = resumeInputs(file, flags, given);
+  try {
+    return await executeRun({
       suite,
       harness,
       harnessBaseDir,
-      ...(store === undefined ? {} : { store }),
-      ...(flags.resume === undefined ? {} : { resume: flags.resume }),
-      ...(flags.name === undefined ? {} : { name: flags.name }),
-      keepWorkspaces: flags.keepWorkspaces,
-      ...(sandbox === undefined ? {} : { sandbox }),
-      ...(judge === undefined ? {} : { judge }),
-      signal: interrupt.signal,
-      env: io.env,
-      settings: {
-        epochs: flags.epochs,
-        concurrency: flags.concurrency,
-        timeout_seconds: flags.timeout,
-        retries: flags.retries,
-        ...(flags.timeoutMultiplier === undefined ? {} : { timeout_multiplier: flags.timeoutMultiplier }),
-        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-        filters: {
-          ...(flags.filterId === undefined ? {} : { id: flags.filterId }),
-          ...(flags.filterTag === undefined ? {} : { tag: flags.filterTag }),
-          ...(flags.filterDifficulty === undefined ? {} : { difficulty: flags.filterDifficulty }),
-        },
-      },
-      onEvent: async (event) => {
-        switch (event.type) {
-          case 'run_start':
-            experimentId = event.experiment.id;
-            for (const { reporter, destination } of fileReporters)
-              await reporter.onRunStart?.(event.experiment, { destination });
-            break;
-          case 'trial_end':
-            if (streaming.length > 0) {
-              const record = await redactRecord(event.record, io.env);
-              for (const reporter of streaming) await reporter.onTrialEnd?.(record);
-            }
-            progress?.update(event.progress);
-            break;
-          case 'run_end':
-            progress?.finish();
-            for (const { reporter } of fileReporters) await reporter.onRunEnd?.(event.experiment);
-            break;
-          default:
-            break;
-        }
-      },
-    });
-  } catch (error) {
-    progress?.finish();
-    return reportError(io, error, {
-      invalid_input: EXIT.usage,
-      invalid_config: EXIT.usage,
-      not_found: EXIT.usage,
+      judge,
+      sandbox,
+      store,
+      flags,
+      given,
+      inputs,
+      io,
+      fileReporters,
+      stdoutReporters,
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await store?.close();
   }
-
-  // Reports get what the store gets: secret values from the environment are scrubbed.
-  experiment = await redactedForReports(experiment, io.env);
-  const color = useColor(io);
-  const width = io.stdout.columns ?? 100;
-  for (const reporter of stdoutReporters)
-    io.stdout.write(await reporter.report(experiment, { color, width }));
-  for (const { reporter, destination } of fileReporters) {
-    await reporter.report(experiment, { destination });
-    io.stderr.write(`wrote ${destination}\n`);
-  }
-  if (store !== undefined && flags.store !== false)
-    io.stderr.write(
-      `stored experiment ${experiment.id} in ${shownStore(chosenStore(flags.store, io.env))}\n`,
-    );
-
-  if (experiment.status === 'interrupted') {
-    io.stderr.write(`harnesseval: interrupted; resume with: ${resumeCommand(file, flags, experiment.id)}\n`);
-    return EXIT.interrupted;
-  }
-  if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
-    io.stderr.write(
-      `harnesseval: every trial failed with an error; first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
-    );
-    return EXIT.failure;
-  }
-  if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
-  return EXIT.ok;
 }
 
 /** `--sandbox` and `--sandbox-network` over the config's `sandbox:` section. */
@@ -348,28 +239,68 @@ function chosenSandbox(flags: RunFlags, configured: SandboxConfig | undefined): 
   });
 }
 
-/** The command that continues this run: same file, harness and store. */
-function resumeCommand(file: string, flags: RunFlags, id: string): string {
-  const quote = (arg: string) => (/^[\w./:@-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
-  const parts = ['harnesseval', 'run', quote(file), '--resume', id];
-  if (flags.harness !== undefined) parts.push('--harness', quote(flags.harness));
-  // A store from $HARNESSEVAL_STORE is found again the same way; a URL's password is not printed.
-  if (typeof flags.store === 'string') parts.push('--store', quote(shownStore(flags.store)));
-  return parts.join(' ');
+/** `--judge` wins over the suite's `judge:`; a malformed spec is a usage error. */
+async function judgeFor(suite: { judge?: JudgeConfig }, spec: string | undefined) {
+  if (spec === undefined) return suite.judge;
+  const { parseJudgeSpec } = await import('../../scoring/judge-config.ts');
+  return parseJudgeSpec(spec);
 }
 
-async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {
-  const [{ experimentToJson }, { ExperimentSchema }] = await Promise.all([
-    import('../../store/json-io.ts'),
-    import('../../core/experiment.ts'),
-  ]);
-  return ExperimentSchema.parse(JSON.parse(experimentToJson(experiment, { env })));
+/** How long a write waits for another process's lock, from HARNESSEVAL_STORE_BUSY_TIMEOUT (seconds). */
+function busyTimeout(env: NodeJS.ProcessEnv): { busyTimeoutMs?: number } {
+  const seconds = Number(env['HARNESSEVAL_STORE_BUSY_TIMEOUT']);
+  return Number.isFinite(seconds) && seconds >= 0 && env['HARNESSEVAL_STORE_BUSY_TIMEOUT'] !== ''
+    ? { busyTimeoutMs: seconds * 1000 }
+    : {};
 }
 
-async function redactRecord(record: RunRecord, env: NodeJS.ProcessEnv): Promise<RunRecord> {
-  const [{ redactSecrets }, { RunRecordSchema }] = await Promise.all([
-    import('../../store/redact.ts'),
-    import('../../core/run-record.ts'),
-  ]);
-  return RunRecordSchema.parse(JSON.parse(redactSecrets(JSON.stringify(record), env)));
+/** The resume command keeps these options when they were given (the plan's come from the store). */
+const KEPT_OPTIONS: readonly {
+  readonly key: keyof RunFlags;
+  readonly args: (flags: RunFlags) => string[];
+}[] = [
+  { key: 'concurrency', args: (f) => ['-j', String(f.concurrency)] },
+  { key: 'output', args: (f) => f.output.flatMap((o) => ['-o', o]) },
+  { key: 'reporter', args: (f) => f.reporter.flatMap((r) => ['--reporter', r]) },
+  { key: 'judge', args: (f) => (f.judge === undefined ? [] : ['--judge', f.judge]) },
+  { key: 'durability', args: (f) => ['--durability', f.durability] },
+  { key: 'keepWorkspaces', args: (f) => (f.keepWorkspaces ? ['--keep-workspaces'] : []) },
+  { key: 'sandbox', args: (f) => (f.sandbox === undefined ? [] : ['--sandbox', f.sandbox]) },
+  {
+    key: 'sandboxNetwork',
+    args: (f) => (f.sandboxNetwork === undefined ? [] : ['--sandbox-network', f.sandboxNetwork]),
+  },
+  { key: 'failOnThreshold', args: (f) => (f.failOnThreshold ? [] : ['--no-fail-on-threshold']) },
+];
+
+function resumeInputs(file: string, flags: RunFlags, given: ReadonlySet<string>): ResumeInputs {
+  return {
+    file,
+    harness: flags.harness,
+    store: flags.store,
+    keep: KEPT_OPTIONS.filter((o) => given.has(o.key)).flatMap((o) => o.args(flags)),
+  };
+}
+
+/**
+ * Where an `-o` report goes, checked before the first trial: its folder is made now (one level
+ * at a time: Node's recursive mkdir spins forever under /proc) and must be writable, and the
+ * path must not be a folder. A bad destination fails in a second, not after an hour of trials.
+ */
+async function writableDestination(path: string, shown: string): Promise<string> {
+  const { makeDirs } = await import('../../util/make-dirs.ts');
+  const { access, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  try {
+    await makeDirs(dirname(path));
+    await access(dirname(path), constants.W_OK);
+    const existing = await stat(path).catch(() => undefined);
+    if (existing?.isDirectory() === true) throw new Error('it is a folder');
+  } catch (error) {
+    throw new HarnessEvalError('usage', `-o ${shown}: cannot write a report there: ${errorMessage(error)}`, {
+      cause: error,
+      data: { destination: path },
+    });
+  }
+  return path;
 }

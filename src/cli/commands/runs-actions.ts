@@ -19,16 +19,21 @@ export interface StoreChoice {
 
 /**
  * Opens the store for one command and always closes it; `use` gets the store's name for
- * messages (a URL without its password). Only `import` may create a new store.
+ * messages (a URL without its password). Only `import` may create a new store; `read` commands
+ * open it read-only (a store in a folder they may not write still reads).
  */
 export async function withStore<T>(
   io: CliIO,
   choice: StoreChoice,
-  mode: 'existing' | 'create',
+  mode: 'read' | 'existing' | 'create',
   use: (store: ExperimentStore, shown: string) => Promise<T>,
 ): Promise<T> {
   const location = storeLocation(choice.store, io);
-  const store = await openCliStore(location, { env: io.env, mustExist: mode === 'existing' });
+  const store = await openCliStore(location, {
+    env: io.env,
+    mustExist: mode !== 'create',
+    ...(mode === 'read' ? { readonly: true } : {}),
+  });
   try {
     return await use(store, shownStore(location));
   } finally {
@@ -61,7 +66,7 @@ export async function listRuns(
 ): Promise<void> {
   const location = storeLocation(options.store, io);
   const path = shownStore(location);
-  const list = await withStore(io, options, 'existing', (store) =>
+  const list = await withStore(io, options, 'read', (store) =>
     store.listExperiments({
       ...(options.harness === undefined ? {} : { harness: options.harness }),
       ...(options.suite === undefined ? {} : { suite: options.suite }),
@@ -86,7 +91,7 @@ export async function showRun(
   io: CliIO,
   options: StoreChoice & { id: string; format: 'table' | 'json' },
 ): Promise<void> {
-  const experiment = await withStore(io, options, 'existing', async (store, path) => {
+  const experiment = await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     return store.getExperiment(id);
   });
@@ -100,7 +105,7 @@ export async function exportRun(
   io: CliIO,
   options: StoreChoice & { id: string; output?: string | undefined },
 ): Promise<void> {
-  await withStore(io, options, 'existing', async (store, path) => {
+  await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     if (options.output === undefined || options.output === '-') {
       const experiment = await store.getExperiment(id);
@@ -144,6 +149,10 @@ export async function importRun(
           },
         );
       }
+      // The file parsed but its content does not hold together (a record of another experiment):
+      // say which file.
+      if (HarnessEvalError.is(error) && error.code === 'invalid_input')
+        throw new HarnessEvalError('invalid_input', `${options.file}: ${error.message}`, { cause: error });
       throw error;
     }
   });
@@ -156,5 +165,27 @@ export async function deleteRun(io: CliIO, options: StoreChoice & { id: string }
     await store.deleteExperiment(id);
     const records = summary === undefined ? '' : ` (${summary.records} records)`;
     writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}`);
+  });
+}
+
+/** `runs cleanup`: end what killed runs left running, and mark their experiments interrupted. */
+export async function cleanupRuns(io: CliIO, options: StoreChoice): Promise<void> {
+  const { cleanupStore } = await import('../../runner/cleanup.ts');
+  await withStore(io, options, 'existing', async (store, path) => {
+    const report = await cleanupStore(store);
+    for (const [id, { recorded, killed }] of report.orphans)
+      writeLine(
+        io.stdout,
+        `${safe(id)}: a killed run had recorded ${recorded} process group(s); ${killed === 0 ? 'none was still running' : `ended ${killed} process(es) still running`}`,
+      );
+    for (const { id, suiteFile } of report.interrupted) {
+      const file = suiteFile === undefined ? 'SUITE_FILE' : safe(suiteFile);
+      writeLine(
+        io.stdout,
+        `${safe(id)}: its run is gone; marked interrupted (resume with: harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
+      );
+    }
+    if (report.orphans.size === 0 && report.interrupted.length === 0)
+      writeLine(io.stdout, `Nothing to clean up in ${safe(path)}.`);
   });
 }

@@ -1,4 +1,8 @@
 import type { Experiment } from '../../core/experiment.ts';
+import { overallScore } from '../../core/overall-score.ts';
+import { formatInterval, metricCells } from '../../metrics/format.ts';
+import { metricNotes } from '../../reporters/metric-notes.ts';
+import { overallScoreText } from '../../reporters/record-view.ts';
 import type { ExperimentSummary } from '../../store/types.ts';
 import type { Paint } from '../io.ts';
 
@@ -80,7 +84,24 @@ export function summarize(experiment: Experiment) {
       n: m.n,
     })),
     scores: experiment.scores,
+    overall: overallSummary(experiment),
     violations: experiment.violations.map((v) => v.message),
+  };
+}
+
+/** The overall score by its one definition, recomputed from the records, with its counts. */
+function overallSummary(experiment: Experiment) {
+  const tasks =
+    experiment.suite.tasks.length > 0
+      ? experiment.suite.tasks
+      : [...new Set(experiment.records.map((r) => r.task_id))].map((id) => ({ id, weight: 1 }));
+  const score = overallScore(experiment.records, tasks);
+  return {
+    value: score.value,
+    decided: score.decided,
+    pending: score.pending,
+    environment_errors: score.environment_errors,
+    possible_range: score.possible_range,
   };
 }
 
@@ -103,17 +124,20 @@ export function renderShow(experiment: Experiment, paint: Paint): string {
     lines.push(paint.bold('Metrics'));
     const rows = experiment.metrics.map((m) => [
       `  ${safe(m.name)}`,
-      safe(m.formatted_value),
-      m.ci95 === null ? '' : `95% CI [${m.ci95[0].toFixed(3)}, ${m.ci95[1].toFixed(3)}]`,
-      `n=${m.n}`,
+      safe(metricCells(m).value),
+      m.ci95 === null ? '' : `95% CI ${formatInterval(m, m.ci95)}`,
+      [`n=${m.n}`, ...metricNotes(m)].join('  '),
     ]);
     lines.push(table(rows));
   }
-  const scores = Object.entries(experiment.scores);
-  if (scores.length > 0) {
-    lines.push(paint.bold('Scores'));
-    lines.push(table(scores.map(([name, value]) => [`  ${safe(name)}`, value.toFixed(3)])));
-  }
+  lines.push(paint.bold('Scores'));
+  const others = Object.entries(experiment.scores).filter(([name]) => name !== 'overall');
+  lines.push(
+    table([
+      ['  overall', overallScoreText(experiment)],
+      ...others.map(([name, value]) => [`  ${safe(name)}`, value.toFixed(3)]),
+    ]),
+  );
   if (experiment.violations.length > 0) {
     lines.push(paint.bold('Threshold violations'));
     for (const v of experiment.violations) lines.push(`  ${paint.red('x')} ${safe(v.message)}`);

@@ -12,6 +12,7 @@ Examples:
   $ harnesseval runs export 01J9Z --format atif -o results/trajectories
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete 01J9Z
+  $ harnesseval runs cleanup               # end what a killed run left running
   $ harnesseval runs --store ci/harnesseval.db list
   $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
@@ -41,7 +42,7 @@ function text(value: unknown): string | undefined {
 export const register: RegisterCommand = (program: Command, io: CliIO) => {
   const runs = program
     .command('runs')
-    .description('list, show, export, import and delete stored experiments')
+    .description('list, show, export, import, delete and clean up stored experiments')
     .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', EXAMPLES);
 
@@ -116,5 +117,14 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     .argument('<id>', 'experiment id or a unique prefix of it')
     .action(async (id: string, _opts: Record<string, unknown>, cmd: Command) => {
       await (await actions()).deleteRun(io, { store: storeOption(cmd), id });
+    });
+
+  runs
+    .command('cleanup')
+    .description(
+      'end the processes killed runs left running, and mark their experiments interrupted (resumable)',
+    )
+    .action(async (_opts: Record<string, unknown>, cmd: Command) => {
+      await (await actions()).cleanupRuns(io, { store: storeOption(cmd) });
     });
 };

@@ -1,11 +1,17 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
+import { resolveOutputFormat, VIEW_FORMATS, type ViewFormat } from '../../reporters/output-format.ts';
+import {
+  renderTimelineConsole,
+  renderTimelineHtml,
+  renderTimelineMarkdown,
+} from '../../reporters/timeline/index.ts';
 import type { ExperimentStore, ExperimentSummary } from '../../store/types.ts';
-import { renderTimelineHtml } from '../../timeline/html.ts';
-import { renderTimelineConsole, renderTimelineMarkdown } from '../../timeline/render.ts';
-import { buildTimeline } from '../../timeline/timeline.ts';
+import { buildTimeline, type Timeline } from '../../timeline/timeline.ts';
 import { openStoreForReading } from '../experiment-refs.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, writeLine } from '../io.ts';
 import type { TimelineFlags } from './timeline.ts';
 
 /** The one value of `key` among the summaries, or a usage error naming the choices. */
@@ -51,7 +57,30 @@ async function lineage(store: ExperimentStore, flags: TimelineFlags): Promise<Ex
   return experiments;
 }
 
+function render(timeline: Timeline, format: ViewFormat): string {
+  switch (format) {
+    case 'html':
+      return renderTimelineHtml(timeline);
+    case 'json':
+      return `${JSON.stringify(timeline, null, 2)}\n`;
+    case 'markdown':
+      return renderTimelineMarkdown(timeline);
+    case 'console':
+      return renderTimelineConsole(timeline);
+    default: {
+      const unreachable: never = format;
+      throw new HarnessEvalError('usage', `unknown format ${String(unreachable)}`);
+    }
+  }
+}
+
 export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<void> {
+  const format = resolveOutputFormat({
+    format: flags.format,
+    output: flags.output,
+    formats: VIEW_FORMATS,
+    fallback: 'console',
+  });
   const store = await openStoreForReading({ cwd: io.cwd, store: flags.store, env: io.env });
   let experiments: Experiment[];
   try {
@@ -59,9 +88,19 @@ export async function timelineAction(flags: TimelineFlags, io: CliIO): Promise<v
   } finally {
     await store.close();
   }
-  const timeline = buildTimeline(experiments, flags.metric ? { metrics: flags.metric } : {});
-  if (flags.format === 'html') io.stdout.write(renderTimelineHtml(timeline));
-  else if (flags.format === 'json') io.stdout.write(`${JSON.stringify(timeline, null, 2)}\n`);
-  else if (flags.format === 'markdown') io.stdout.write(renderTimelineMarkdown(timeline));
-  else io.stdout.write(renderTimelineConsole(timeline));
+  const timeline = buildTimeline(experiments, {
+    ...(flags.metric ? { metrics: flags.metric } : {}),
+    ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
+    ...(flags.adjust === undefined ? {} : { adjust: flags.adjust }),
+    ...(flags.perVersion === undefined ? {} : { perVersion: flags.perVersion }),
+  });
+  const text = render(timeline, format);
+  if (flags.output === undefined) {
+    io.stdout.write(text);
+    return;
+  }
+  const target = resolve(io.cwd, flags.output);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, text);
+  writeLine(io.stdout, `wrote ${format} timeline to ${flags.output}`);
 }

@@ -12,6 +12,12 @@ export interface ChartOptions {
   readonly height?: number;
   readonly formatX?: (value: number) => string;
   readonly formatY?: (value: number) => string;
+  /** Draw the title inside the chart, visible (not only as its accessible name). */
+  readonly showTitle?: boolean;
+  /** The x ticks to label (e.g. the integer positions of categories), instead of round numbers. */
+  readonly xTicks?: readonly number[];
+  /** A fixed y range, e.g. [0, 1] for a rate; the data's (rounded) range otherwise. */
+  readonly yDomain?: readonly [number, number];
 }
 
 export interface HistogramOptions extends ChartOptions {
@@ -39,13 +45,19 @@ export interface LineSeries {
   readonly points: readonly LinePoint[];
 }
 
-const MARGIN = { top: 14, right: 16, bottom: 42, left: 52 };
+const MARGIN = { top: 14, right: 16, bottom: 42, left: 60 };
+/** Room for a visible title above the plot. */
+const TITLE_HEIGHT = 18;
 
 interface Frame {
   readonly width: number;
   readonly height: number;
   readonly x: LinearScale;
   readonly y: LinearScale;
+}
+
+function top(options: ChartOptions): number {
+  return MARGIN.top + (options.showTitle ? TITLE_HEIGHT : 0);
 }
 
 function frame(options: ChartOptions, xDomain: [number, number], yDomain: [number, number]): Frame {
@@ -55,15 +67,18 @@ function frame(options: ChartOptions, xDomain: [number, number], yDomain: [numbe
     width,
     height,
     x: linearScale(xDomain, [MARGIN.left, width - MARGIN.right]),
-    y: linearScale(yDomain, [height - MARGIN.bottom, MARGIN.top]),
+    y: linearScale(yDomain, [height - MARGIN.bottom, top(options)]),
   };
 }
 
 function svg(options: ChartOptions, f: Pick<Frame, 'width' | 'height'>, body: string): string {
   const title = escapeHtml(options.title);
+  const visible = options.showTitle
+    ? `<text class="chart-title" x="${MARGIN.left}" y="${MARGIN.top + 2}">${title}</text>`
+    : '';
   return (
     `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${f.width} ${f.height}" ` +
-    `width="${f.width}" height="${f.height}" role="img" aria-label="${title}"><title>${title}</title>${body}</svg>`
+    `width="${f.width}" height="${f.height}" role="img" aria-label="${title}"><title>${title}</title>${visible}${body}</svg>`
   );
 }
 
@@ -74,9 +89,9 @@ function axes(options: ChartOptions, f: Frame): string {
   const [y0, y1] = f.y.domain;
   const bottom = f.height - MARGIN.bottom;
   const parts = [
-    `<path class="axis" d="M${MARGIN.left} ${MARGIN.top}V${bottom}H${f.width - MARGIN.right}"/>`,
+    `<path class="axis" d="M${MARGIN.left} ${top(options)}V${bottom}H${f.width - MARGIN.right}"/>`,
   ];
-  for (const t of niceTicks(x0, x1, 5)) {
+  for (const t of options.xTicks ?? niceTicks(x0, x1, 5)) {
     parts.push(
       `<text class="tick" x="${px(f.x(t))}" y="${bottom + 14}" text-anchor="middle">${escapeHtml(fx(t))}</text>`,
     );
@@ -94,7 +109,7 @@ function axes(options: ChartOptions, f: Frame): string {
     );
   }
   if (options.yLabel) {
-    const cy = px((MARGIN.top + bottom) / 2);
+    const cy = px((top(options) + bottom) / 2);
     parts.push(
       `<text class="label" transform="translate(12 ${cy}) rotate(-90)" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
     );
@@ -159,13 +174,29 @@ export function scatter(points: readonly ScatterPoint[], options: ChartOptions):
   return svg(options, f, axes(options, f) + dots.join(''));
 }
 
-/** Lines over a shared x axis (timelines: x is a time in ms, formatted by `formatX`). */
+/**
+ * The rounded range of the values; a flat series (every value the same) gets a range around its
+ * value on its own side of zero, not -1 to 1.
+ */
+function flatDomain(min: number, max: number): [number, number] {
+  if (min !== max) return niceDomain(min, max);
+  if (min === 0) return [0, 1];
+  const pad = Math.abs(min) * 0.5;
+  return min > 0
+    ? niceDomain(Math.max(0, min - pad), min + pad)
+    : niceDomain(min - pad, Math.min(0, min + pad));
+}
+
+/** Lines over a shared x axis (timelines: x is a version's position, labelled by `formatX` at `xTicks`). */
 export function lineChart(series: readonly LineSeries[], options: ChartOptions): string {
   const points = series.flatMap((s) => s.points).filter((p): p is LinePoint & { y: number } => p.y !== null);
   if (points.length === 0) return emptyChart(options);
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
-  const f = frame(options, [Math.min(...xs), Math.max(...xs)], niceDomain(Math.min(...ys), Math.max(...ys)));
+  const yDomain: [number, number] = options.yDomain
+    ? [Math.min(options.yDomain[0], ...ys), Math.max(options.yDomain[1], ...ys)]
+    : flatDomain(Math.min(...ys), Math.max(...ys));
+  const f = frame(options, [Math.min(...xs), Math.max(...xs)], yDomain);
   const body = series.map((s, i) => {
     let d = '';
     let pen = 'M';

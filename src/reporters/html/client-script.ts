@@ -100,7 +100,7 @@ function section(title, content) {
 function renderTrial(trial) {
   var parts = [
     el('h2', null, ['Trace: ' + trial.task_id + ' (epoch ' + trial.epoch + ') ', el('span', 'badge ' + trial.outcome, [trial.outcome])]),
-    el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + ' · attempts ' + trial.attempts]),
+    el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + (trial.unpriced_calls > 0 ? ' partial (' + trial.unpriced_calls + ' calls unpriced)' : '') + ' · attempts ' + trial.attempts]),
   ];
   parts.push(section('Output', pre(trial.output.text, trial.output.omitted)));
   if (trial.error) parts.push(section('Error', pre(trial.error, 0)));

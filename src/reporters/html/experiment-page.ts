@@ -1,4 +1,7 @@
 import type { Experiment } from '../../core/experiment.ts';
+import type { FlakyTask } from '../../metrics/flaky.ts';
+import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../flaky-view.ts';
+import { escapeHtml } from './escape.ts';
 import { renderPage } from './page.ts';
 import { experimentChartsSection } from './sections/experiment-charts.ts';
 import { metricCardsSection } from './sections/metric-cards.ts';
@@ -9,19 +12,38 @@ import { trialData } from './trial-data.ts';
 export interface ExperimentHtmlOptions {
   /** Fixed CSP nonce, for byte-identical output in tests. */
   readonly nonce?: string;
+  /** Flaky tasks found across stored runs (see `ReportOptions.flaky`). */
+  readonly flaky?: readonly FlakyTask[];
+}
+
+function flakySection(flaky: readonly FlakyTask[]): { id: string; title: string; html: string }[] {
+  if (flaky.length === 0) return [];
+  return [
+    {
+      id: 'flaky',
+      title: `${FLAKY_TITLE} (${flaky.length})`,
+      html: `<ul>${flaky.map((t) => `<li>${escapeHtml(flakyDescription(t))}</li>`).join('')}</ul>`,
+    },
+  ];
 }
 
 /** The whole report for one experiment as one self-contained HTML document. */
 export function renderExperimentHtml(experiment: Experiment, options: ExperimentHtmlOptions = {}): string {
   const { harness } = experiment;
+  const flaky = reportFlaky(experiment, options.flaky ? { flaky: options.flaky } : {});
   return renderPage({
     title: `${experiment.name ?? experiment.suite.name ?? experiment.suite.id} — ${harness.name} ${harness.version}`,
     subtitle: `HarnessEval experiment ${experiment.id}`,
     sections: [
       { id: 'summary', title: 'Summary', html: summarySection(experiment) },
       { id: 'metrics', title: 'Metrics', html: metricCardsSection(experiment.metrics) },
+      ...flakySection(flaky),
       { id: 'charts', title: 'Charts', html: experimentChartsSection(experiment) },
-      { id: 'tasks', title: 'Trials', html: taskTableSection(experiment.records) },
+      {
+        id: 'tasks',
+        title: 'Trials',
+        html: taskTableSection(experiment.records, new Set(flaky.map((t) => t.task_id))),
+      },
     ],
     data: { kind: 'experiment', experiment_id: experiment.id, trials: experiment.records.map(trialData) },
     ...(options.nonce === undefined ? {} : { nonce: options.nonce }),

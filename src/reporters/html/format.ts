@@ -1,4 +1,5 @@
 import type { MetricResult } from '../../core/experiment.ts';
+import { formatMetricNumber, formatMetricValue } from '../../metrics/format.ts';
 
 /** A number with up to `digits` significant digits, without exponent noise for everyday sizes. */
 export function formatNumber(value: number, digits = 3): string {
@@ -16,28 +17,16 @@ export function formatSeconds(seconds: number): string {
   return `${formatNumber(seconds / 60)} min`;
 }
 
+/** Dollars by the one rule of `metrics/format.ts` ($12.50, $0.0123, $0.000312). */
 export function formatUsd(usd: number | null | undefined): string {
-  if (usd === null || usd === undefined) return 'n/a';
-  if (usd === 0) return '$0';
-  return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
+  return usd === null || usd === undefined ? 'n/a' : formatMetricValue(usd, 'usd');
 }
 
 export function formatScore(score: number | null | undefined): string {
   return score === null || score === undefined ? 'n/a' : score.toFixed(3);
 }
 
-/**
- * Formats a quantity (a standard error, an interval end) in the same style as the metric's own
- * `formatted_value`: percentages stay percentages, dollars stay dollars.
- */
+/** A standard error or interval end in the metric's unit, by the one rule of `metrics/format.ts`. */
 export function formatLikeMetric(metric: MetricResult, quantity: number): string {
-  const shown = metric.formatted_value.trim();
-  // A rate is stored as 0..1 and shown as a percentage; a value already in percent is not scaled.
-  if (shown.endsWith('%')) {
-    const scale = metric.value !== null && Math.abs(metric.value) > 1 ? 1 : 100;
-    return `${formatNumber(quantity * scale)}%`;
-  }
-  if (shown.startsWith('$')) return formatUsd(quantity);
-  const unit = metric.unit ? ` ${metric.unit}` : '';
-  return `${formatNumber(quantity)}${unit}`;
+  return formatMetricNumber(metric, quantity);
 }

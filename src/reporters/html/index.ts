@@ -25,7 +25,10 @@ export function createHtmlReporter(): ReporterV1 {
     name: 'html',
     extensions: ['.html', '.htm'],
     async report(experiment: Experiment, options?: ReportOptions): Promise<string> {
-      return deliver(renderExperimentHtml(experiment), options);
+      return deliver(
+        renderExperimentHtml(experiment, options?.flaky ? { flaky: options.flaky } : {}),
+        options,
+      );
     },
   };
 }

@@ -63,4 +63,11 @@ button.trace{font:inherit;color:var(--accent);background:none;border:0;cursor:po
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:8px;max-height:420px;overflow:auto;margin:4px 0}
 .note,.none{color:var(--muted);font-style:italic}
 .violations li{color:var(--fail)}
+td.pass{color:var(--pass)}td.fail{color:var(--fail)}
+svg .chart-title{fill:var(--fg);font-size:13px;font-weight:600}
+svg .zero{stroke:var(--muted);stroke-dasharray:3 3}
+svg .forest-row .dot{fill:var(--muted)}svg .forest-row .ci-line{stroke:var(--muted);stroke-width:3}
+svg .forest-row.better .dot{fill:var(--pass)}svg .forest-row.better .ci-line{stroke:var(--pass)}
+svg .forest-row.worse .dot{fill:var(--fail)}svg .forest-row.worse .ci-line{stroke:var(--fail)}
+svg .row-label,svg .row-value{fill:var(--fg);font-size:12px}
 `;

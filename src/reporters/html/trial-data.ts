@@ -75,6 +75,7 @@ export function trialData(record: RunRecord) {
     attempts: record.attempts,
     duration_seconds: record.duration_seconds,
     cost_usd: record.cost_usd,
+    unpriced_calls: record.output.usage.unpriced_calls ?? 0,
     output,
     error: error === undefined ? null : short(error),
     evaluations: record.evaluations.map((e) => ({

@@ -96,7 +96,7 @@ describe('function adapter: results', () => {
     ['invalidOutput', /the returned AgentOutput is invalid: usage\.tokens_in/],
     ['symbolOutput', /the returned value is a symbol, not JSON data/],
     ['functionOutput', /the value at "callback" is a function/],
-    ['circularOutput', /not JSON data: .*circular/i],
+    ['circularOutput', /the returned value holds a cycle, not JSON data/],
     ['bigintOutput', /not JSON data: .*BigInt/i],
     ['hugeOutput', /the output is \d+ bytes, more than the limit of 10485760/],
   ])('returns invalid_output, never a crash, for %s', async (name, message) => {

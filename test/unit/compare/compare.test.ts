@@ -7,11 +7,11 @@ import { experimentOf } from '../../helpers/comparison.ts';
  * Known answer. Accuracy per task (one epoch each):
  *   A: t1 .5, t2 .6, t3 .7, t4 .8, t5 .9     B: t1 .6, t2 .8, t3 .7, t4 1.0, t5 .9
  * Differences B - A: .1, .2, 0, .2, 0 -> mean 0.1; deviations 0, .1, -.1, .1, -.1, sum of squares
- * .04, sample variance .04/4 = .01, SD .1, SE = .1/√5 = 0.0447214. z = 0.1/0.0447214 = 2.23607,
- * two-sided p = erfc(2.23607/√2) = 0.0253473. 95% CI = 0.1 ± 1.959964 · 0.0447214 =
- * [0.0123477, 0.1876523]. Correlation: Σ dA·dB = .08, Σ dA² = Σ dB² = .1 -> r = 0.8.
- * MDE at 80% power: (1.959964 + 0.841621) · 0.1 / √5 = 0.1252907; tasks to detect 0.1:
- * ⌈(2.801585 · 0.1 / 0.1)²⌉ = ⌈7.849⌉ = 8.
+ * .04, sample variance .04/4 = .01, SD .1, SE = .1/√5 = 0.0447214, t = 2.23607 with 4 df:
+ * scipy ttest_rel p = 0.0890093425000857; 95% CI 0.1 ± 2.776445 · 0.0447214 =
+ * [-0.0241664, 0.2241664]. (The z test it replaces said p = 0.0253: "significant" on 5 tasks.)
+ * Correlation: Σ dA·dB = .08, Σ dA² = Σ dB² = .1 -> r = 0.8. statsmodels TTestPower: MDE at 5
+ * tasks = 0.1681997; tasks to detect 0.1 at SD .1: nobs 9.94 -> 10.
  */
 const scoresA = [0.5, 0.6, 0.7, 0.8, 0.9];
 const scoresB = [0.6, 0.8, 0.7, 1.0, 0.9];
@@ -58,15 +58,17 @@ describe('compareExperiments', () => {
     const accuracy = metric(comparison.metrics, 'accuracy');
     const paired = accuracy.deltas[0]!.paired!;
     expect(paired.n).toBe(5);
+    expect(paired.test).toBe('paired_t');
+    expect(paired.df).toBe(4);
     expect(paired.mean_difference).toBeCloseTo(0.1, 10);
     expect(paired.stderr).toBeCloseTo(0.0447214, 6);
-    expect(paired.ci95![0]).toBeCloseTo(0.0123477, 6);
-    expect(paired.ci95![1]).toBeCloseTo(0.1876523, 6);
-    expect(paired.p_value).toBeCloseTo(0.0253473, 6);
-    expect(paired.significant).toBe(true);
+    expect(paired.ci95![0]).toBeCloseTo(-0.024166399820376647, 8);
+    expect(paired.ci95![1]).toBeCloseTo(0.22416639982037667, 8);
+    expect(paired.p_value).toBeCloseTo(0.0890093425000857, 12);
+    expect(paired.significant).toBe(false);
     expect(paired.correlation).toBeCloseTo(0.8, 10);
-    expect(paired.minimum_detectable_effect).toBeCloseTo(0.1252907, 6);
-    expect(paired.tasks_needed).toBe(8);
+    expect(paired.minimum_detectable_effect).toBeCloseTo(0.16819969659555575, 8);
+    expect(paired.tasks_needed).toBe(10);
     expect(paired.mcnemar).toBeNull();
     // Value columns and the relative change: 0.7 -> 0.8 is +14.3%.
     expect(accuracy.values.map((v) => v.value)).toEqual([expect.closeTo(0.7, 10), expect.closeTo(0.8, 10)]);
@@ -74,14 +76,19 @@ describe('compareExperiments', () => {
     expect(accuracy.deltas[0]!.is_improvement).toBe(true);
   });
 
-  it('runs McNemar on success_rate: b = 0, c = 4 gives p = 2 · 1/16 = 0.125', () => {
+  it('decides success_rate (one verdict per task) by McNemar: b = 0, c = 4 gives p = 2 · 1/16 = 0.125', () => {
     const { a, b } = pair();
     const success = metric(compareExperiments([a, b]).metrics, 'success_rate');
     const paired = success.deltas[0]!.paired!;
     expect(paired.mcnemar).toMatchObject({ b: 0, c: 4, p_value: 0.125 });
-    // Paired z over 0/1 per task: diffs 1,1,1,1,0 -> mean .8, variance .8/4 = .2, SE √(.2/5) = .2, z = 4.
+    expect(paired.test).toBe('mcnemar_exact');
+    // The z test on diffs 1,1,1,1,0 (SE .2, z = 4) said p = 6.3e-5; the exact test decides.
     expect(paired.stderr).toBeCloseTo(0.2, 10);
-    expect(paired.p_value).toBeCloseTo(6.334248e-5, 9);
+    expect(paired.p_value).toBe(0.125);
+    expect(paired.significant).toBe(false);
+    // Conditional exact interval: Clopper–Pearson of 4 of 4 is [0.3976354, 1] -> (4/5)(2·lo - 1).
+    expect(paired.ci95![0]).toBeCloseTo(0.8 * (2 * 0.3976353643835253 - 1), 8);
+    expect(paired.ci95![1]).toBeCloseTo(0.8, 12);
     expect(success.deltas[0]!.percent_label).toBe('+400.0%');
   });
 
@@ -117,15 +124,16 @@ describe('compareExperiments', () => {
     expect(back.regressions[1]!.explanation).toBe('contains: A missed t2');
   });
 
-  it('uses the clustered SE when tasks carry a cluster', () => {
+  it('uses the CR1 clustered SE with t(G - 1) when tasks carry a cluster', () => {
     // Clusters {t1, t2} and {t3, t4, t5}. Residuals of the diffs (.1,.2,0,.2,0 around .1):
-    // 0, .1 | -.1, .1, -.1. Miller: s²/n + (Σ_c (Σe)² - Σe²)/n² = .01/5 + ((.01 + .01) - .04)/25
-    // = .002 - .0008 = .0012 -> SE = 0.0346410.
+    // 0, .1 | -.1, .1, -.1; cluster sums .1 | -.1. CR1: G/(G-1) · Σ(Σe)²/n² = 2 · .02/25 = .0016
+    // -> SE = 0.04, with t(1). (Miller's eq. 4 gave .0012 -> 0.0346.)
     const { a, b } = pair({ clusters: { t1: 'x', t2: 'x', t3: 'y', t4: 'y', t5: 'y' } });
     const paired = metric(compareExperiments([a, b]).metrics, 'accuracy').deltas[0]!.paired!;
     expect(paired.clustered).toBe(true);
     expect(paired.clusters).toBe(2);
-    expect(paired.stderr).toBeCloseTo(Math.sqrt(0.0012), 8);
+    expect(paired.stderr).toBeCloseTo(0.04, 12);
+    expect(paired).toMatchObject({ test: 'cluster_t', df: 1 });
   });
 
   it('pairs over the tasks both ran and takes per-task means over epochs', () => {
@@ -141,13 +149,19 @@ describe('compareExperiments', () => {
       { task: 't3', score: 0.9 },
     ]);
     const comparison = compareExperiments([a, b], { metrics: ['accuracy'] });
-    const paired = comparison.metrics[0]!.deltas[0]!.paired!;
+    const delta = comparison.metrics[0]!.deltas[0]!;
+    const paired = delta.paired!;
     expect(paired.tasks).toEqual(['t1', 't2']);
     expect(paired.mean_difference).toBeCloseTo((0.4 + 0) / 2, 10);
-    expect(paired.only_in_b).toEqual(['t3']);
+    expect(paired.test).toBe('paired_t'); // two attempts of t1 in A: rates, not verdicts
+    // The change is over the shared tasks too: A .4 → B .6 there (B's own value is .7).
+    expect(delta).toMatchObject({ basis: 'shared_tasks' });
+    expect(delta.baseline_value).toBeCloseTo(0.4, 12);
+    expect(delta.value).toBeCloseTo(0.6, 12);
     expect(comparison.pairs[0]!.only_in_candidate).toEqual(['t3']);
+    expect(comparison.pairs[0]).toMatchObject({ shared_tasks: 2, total_tasks: 3 });
     expect(comparison.warnings.join('\n')).toMatch(
-      /paired over 2 shared tasks \(0 only in the baseline, 1 only in the candidate\)/,
+      /paired over 2 of 3 tasks \(0 only in the baseline, 1 only in the candidate\)/,
     );
   });
 

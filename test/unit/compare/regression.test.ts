@@ -55,7 +55,9 @@ describe('checkRegressions', () => {
     });
     expect(v[0]!.baseline).toBeCloseTo(0.8, 10);
     expect(v[0]!.worsening).toBeCloseTo(0.125, 10);
-    expect(v[0]!.message).toMatch(/^accuracy 80\.0% → 70\.0% is 12\.5% worse \(allowed: 10\.0%, p = /);
+    expect(v[0]!.message).toMatch(
+      /^accuracy 80\.0% → 70\.0% over 6 shared tasks is 12\.5% worse \(allowed: 10\.0%, p = 0\.031 from this metric's own paired test\)$/,
+    );
     const cost = checkRegressions(c, { cost_per_task: { max_regression: 0.1, require_significant: false } });
     expect(cost[0]).toMatchObject({ metric: 'cost_per_task', condition: 'max_regression' });
     expect(cost[0]!.worsening).toBeCloseTo(0.2, 10);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareExperiments } from '../../../src/compare/compare.ts';
-import { renderComparisonConsole } from '../../../src/compare/console.ts';
-import { renderComparisonHtml } from '../../../src/compare/html.ts';
-import { renderComparisonMarkdown } from '../../../src/compare/markdown.ts';
+import {
+  renderComparisonConsole,
+  renderComparisonHtml,
+  renderComparisonMarkdown,
+} from '../../../src/reporters/comparison/index.ts';
 import { experimentOf } from '../../helpers/comparison.ts';
 
 const many = Array.from({ length: 30 }, (_, i) => `task-${i}`);
@@ -50,8 +52,9 @@ describe('comparison views', () => {
     expect(text).toContain('… 15 more');
     expect(text).not.toContain('\u001b');
     expect(text).toContain('\\x1b[31mred');
+    // 20 of 30 flip pass → fail: McNemar exact p = 2 · 0.5^20 < 0.001, Holm-adjusted still < 0.001.
     expect(text).toMatch(
-      /^success_rate\s+100\.0%\s+33\.3%\s+-66\.7%\s+-66\.7%\s+\[.*\]\s+<0\.001\s+\*\s+significant regression$/m,
+      /^success_rate\s+100\.0%\s+33\.3%\s+-66\.7%\s+-66\.7 pp\s+\[-\d+\.\d pp, -\d+\.\d pp\]\s+<0\.001\s+<0\.001\s+McNemar\s+▼ significant regression$/m,
     );
   });
 

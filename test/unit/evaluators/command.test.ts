@@ -133,7 +133,11 @@ describe('command', () => {
     expect(none.error).toContain('needs a workspace');
     const missing = await judge('command', { command: ['definitely-not-a-command-xyz'] }, { workspace });
     expect(missing).toMatchObject({ score: 0, passed: false });
-    expect(missing.error).toContain('could not start');
+    // A program that is not installed is the environment's fault, marked so the trial is not a FAIL.
+    expect(missing.error).toMatch(
+      /could not run: the program "definitely-not-a-command-xyz" is not installed/,
+    );
+    expect(missing.details).toMatchObject({ error_kind: 'environment' });
   });
 
   it('refuses an empty command or an unterminated quote', async () => {

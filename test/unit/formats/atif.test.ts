@@ -51,6 +51,7 @@ const record = RunRecordSchema.parse({
     human: [{ action: 'approve', kind: 'planned', minutes: 3 }],
     circuit_breakers: [{ type: 'CB2:review-rejection', trigger: 'two rejections' }],
     first_pass_approval: false,
+    costs: [{ cost_usd: 0.001, role: 'agent', tokens_in: 0, tokens_out: 0 }],
   },
 });
 

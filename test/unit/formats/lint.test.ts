@@ -44,18 +44,31 @@ describe('lintFile', () => {
         '  - id: a',
         '    input: hi',
         '    weight: 0',
-        '    evaluators: [{name: regex, options: {pattern: "(x*)*y"}}]',
         '  - id: b',
         '    input: hi',
         '    tags: [t]',
       ].join('\n'),
     );
     const ds = await lintFile(`${dir}/b.yaml`);
-    expect(ds.map((d) => d.code).sort()).toEqual([
-      'duplicate-prompt',
-      'missing-tags',
-      'regex-catastrophic',
-      'zero-weight',
+    expect(ds.map((d) => d.code).sort()).toEqual(['duplicate-prompt', 'missing-tags', 'zero-weight']);
+  });
+
+  it('reports a pattern the run would refuse as regex-catastrophic, at its option (the file does not load)', async () => {
+    const dir = mkdtempSync(`${tmpdir()}/lint-`);
+    writeFileSync(
+      `${dir}/b.yaml`,
+      [
+        'version: "1.0"',
+        'name: b',
+        'tests:',
+        '  - id: a',
+        '    input: hi',
+        '    evaluators: [{name: regex, options: {pattern: "(x*)*y"}}]',
+      ].join('\n'),
+    );
+    const ds = await lintFile(`${dir}/b.yaml`);
+    expect(ds.map((d) => [d.line, d.code, d.path])).toEqual([
+      [6, 'regex-catastrophic', 'tests[0].evaluators[0].options.pattern'],
     ]);
   });
 

@@ -30,7 +30,7 @@ describe('the seeds load verbatim', () => {
       id: 'customer-support-eval',
       harness: { adapter: 'generic', options: { module: 'examples.basic.mock_agent:support_agent' } },
       evaluators: [{ name: 'exact_match' }],
-      metrics: [{ name: 'success_rate' }, { name: 'accuracy' }, { name: 'latency' }],
+      metrics: [{ name: 'success_rate' }, { name: 'accuracy' }, { name: 'agent_latency' }],
       thresholds: { success_rate: { minimum: 0.8 } },
       source: { format: 'benchmark-v1' },
     });

@@ -37,7 +37,7 @@ describe('parseEvents', () => {
       { type: 'CB2:review-rejection', trigger: 'reviewer rejected twice', resolution: 'escalated' },
     ]);
     expect(parsed.toolCalls[0]).toMatchObject({ tool_name: 'bash', status: 'success' });
-    expect(parsed.extraCostUsd).toBe(0.5);
+    expect(parsed.trace.costs).toEqual([{ cost_usd: 0.5, tokens_in: 0, tokens_out: 0 }]);
     expect(parsed.trace.first_pass_approval).toBe(false);
     expect(parsed.trace.malformed_events).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latency } from '../../../src/metrics/latency.ts';
+import { agentLatency as latency } from '../../../src/metrics/latency.ts';
 import { makeRecord } from '../../helpers/experiments.ts';
 
 describe('latency interval', () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createMetric } from '../../../src/metrics/registry.ts';
 import { input, outcomes, record } from './records.ts';
 
-const Z = 1.959963984540054;
-
 describe('success_rate', () => {
-  it('is the share of passes with a CLT interval over trials (one epoch)', () => {
-    // pass pass fail pass: 0.75; s² = 0.25; SE = sqrt(0.25/4) = 0.25; CI 0.75 ± 0.49 = [0.260009, 1.239991] -> clipped to 1
+  it('is the share of passes with a Wilson interval (one epoch)', () => {
+    // pass pass fail pass: 0.75; s² = 0.25; SE = sqrt(0.25/4) = 0.25. Wilson 3 of 4
+    // (statsmodels proportion_confint method='wilson'): [0.30064184258240184, 0.9544127391902995];
+    // the Wald interval 0.75 ± 1.96 · 0.25 would be [0.26, 1.24], clipped to 1.
     const result = createMetric('success_rate').calculate(
       input(outcomes({ a: ['pass'], b: ['pass'], c: ['fail'], d: ['pass'] })),
     );
@@ -14,8 +14,9 @@ describe('success_rate', () => {
     expect(result.formatted_value).toBe('75.0%');
     expect(result.n).toBe(4);
     expect(result.stderr).toBeCloseTo(0.25, 14);
-    expect(result.ci95?.[0]).toBeCloseTo(0.75 - Z * 0.25, 12);
-    expect(result.ci95?.[1]).toBe(1);
+    expect(result.ci95?.[0]).toBeCloseTo(0.30064184258240184, 12);
+    expect(result.ci95?.[1]).toBeCloseTo(0.9544127391902995, 12);
+    expect(result.ci_method).toBe('wilson');
     expect(result.direction).toBe('higher_is_better');
     expect(result.unit).toBe('ratio');
   });
@@ -40,10 +41,16 @@ describe('success_rate', () => {
       epochs: 2,
       stderr_method: 'clt_over_task_means',
     });
+    // Wilson at the effective n = p(1-p) / (SE² · 3/4) = 5.4545 (statsmodels, float nobs).
+    expect(result.ci_method).toBe('wilson_effective_n');
+    expect(result.ci95?.[0]).toBeCloseTo(0.257876154259858, 12);
+    expect(result.ci95?.[1]).toBeCloseTo(0.8888144370158457, 12);
   });
 
-  it('uses the clustered SE when tasks carry clusters', () => {
-    // Task means 1 0 | .5 1 in clusters x | y: Miller SE² = .6875/12 + (.125 - .6875)/16
+  it('uses the clustered (CR1) SE when tasks carry clusters', () => {
+    // Task means 1 0 | .5 1 in clusters x | y, mean .625: cluster residual sums -.25 | .25;
+    // CR1 SE² = G/(G-1) · Σ_c (Σe)² / n² = 2 · .125 / 16 = .015625 -> SE .125. The effective n
+    // .625 · .375 / (.015625 / 2) = 30 is capped at the 8 trials: Wilson 5 of 8.
     const records = outcomes({
       t1: ['pass', 'pass'],
       t2: ['fail', 'fail'],
@@ -57,8 +64,10 @@ describe('success_rate', () => {
       { id: 't4', weight: 1, cluster: 'y' },
     ];
     const result = createMetric('success_rate').calculate(input(records, { epochs: 2, tasks }));
-    expect(result.stderr).toBeCloseTo(Math.sqrt(0.6875 / 12 + (0.125 - 0.6875) / 16), 14);
-    expect(result.details).toMatchObject({ stderr_method: 'clustered', clusters: 2 });
+    expect(result.stderr).toBeCloseTo(0.125, 14);
+    expect(result.details).toMatchObject({ stderr_method: 'clustered_cr1', clusters: 2 });
+    expect(result.ci95?.[0]).toBeCloseTo(0.3057423946026273, 12);
+    expect(result.ci95?.[1]).toBeCloseTo(0.8631557141764027, 12);
   });
 
   it('gives no interval, and says why, when every task is in one cluster', () => {
@@ -82,13 +91,16 @@ describe('success_rate', () => {
     expect(result.details).toMatchObject({ pending: 1, trials: 3 });
   });
 
-  it('gives n/a for empty input and no interval for a single task', () => {
+  it('gives n/a for empty input, and a single task its Wilson interval but no SE', () => {
     const empty = createMetric('success_rate').calculate(input([]));
     expect(empty).toMatchObject({ value: null, formatted_value: 'n/a', n: 0, stderr: null, ci95: null });
     const onlyPending = createMetric('success_rate').calculate(input(outcomes({ a: ['pending'] })));
     expect(onlyPending).toMatchObject({ value: null, formatted_value: 'n/a', details: { pending: 1 } });
     const single = createMetric('success_rate').calculate(input(outcomes({ a: ['pass'] })));
-    expect(single).toMatchObject({ value: 1, n: 1, stderr: null, ci95: null });
+    // Wilson 1 of 1: [0.2065493143772374, 1] — one trial says little, and the interval says so.
+    expect(single).toMatchObject({ value: 1, n: 1, stderr: null, ci_method: 'wilson' });
+    expect(single.ci95?.[0]).toBeCloseTo(0.2065493143772374, 12);
+    expect(single.ci95?.[1]).toBe(1);
   });
 
   it('exposes per-task means for paired comparisons', () => {
@@ -103,11 +115,11 @@ describe('success_rate', () => {
 });
 
 describe('error_rate', () => {
-  it('is the share of errors among finished trials', () => {
+  it('is the share of errors among trials; a pending trial ran without an error, so it counts as none', () => {
     const result = createMetric('error_rate').calculate(
       input(outcomes({ a: ['error'], b: ['pass'], c: ['pending'], d: ['fail'] })),
     );
-    expect(result.value).toBeCloseTo(1 / 3, 14);
+    expect(result.value).toBeCloseTo(1 / 4, 14);
     expect(result.direction).toBe('lower_is_better');
   });
 });

@@ -42,7 +42,12 @@ describe('createMetric', () => {
     const error = caught(() => createMetric('sucess_rate'));
     expect(error.code).toBe('invalid_config');
     expect(error.message).toBe('unknown metric "sucess_rate" (did you mean "success_rate"?)');
-    expect(caught(() => createMetric('latency_p59')).message).toMatch(/did you mean "latency_p5[09]"/);
+    expect(caught(() => createMetric('agent_latency_p59')).message).toMatch(
+      /did you mean "agent_latency_p5[09]"/,
+    );
+    // The old names of renamed metrics still work.
+    expect(createMetric('latency').name).toBe('agent_latency');
+    expect(createMetric('latency_p95').name).toBe('agent_latency_p95');
     expect(caught(() => createMetric('zzzzzzzzzzzz')).message).toBe('unknown metric "zzzzzzzzzzzz"');
   });
 
@@ -168,11 +173,13 @@ describe('defaultMetrics', () => {
     const refs = defaultMetrics(input(outcomes({ a: ['pass'] })));
     expect(refs.map((r) => r.name)).toEqual([
       'success_rate',
+      'success_rate_completed',
       'accuracy',
       'error_rate',
-      'latency',
-      'latency_p50',
-      'latency_p95',
+      'agent_latency',
+      'agent_latency_p50',
+      'agent_latency_p95',
+      'trial_duration',
       'tokens_in',
       'tokens_out',
       'cost',
@@ -224,11 +231,12 @@ describe('every built-in metric is NaN-safe', () => {
     }
   });
 
-  it('gives no interval for a single trial', () => {
+  it('gives no SE for a single trial, and an interval only to a rate (Wilson)', () => {
     const one = [record({ task_id: 'a', outcome: 'pass', cost_usd: 0.1, scores: { overall: 1 } })];
     for (const result of computeMetrics(everyBuiltin, input(one))) {
-      expect(result.ci95, result.name).toBeNull();
       expect(result.stderr, result.name).toBeNull();
+      if (result.ci_method === 'wilson') expect(result.unit, result.name).toBe('ratio');
+      else expect(result.ci95, result.name).toBeNull();
     }
   });
 

@@ -8,18 +8,26 @@ import { input, record } from './records.ts';
 const Z = 1.959963984540054;
 
 describe('latency', () => {
-  it('uses the adapter latency and falls back to the trial duration', () => {
+  it('agent_latency is what the adapter measured, never the trial duration in its place', () => {
     const records = [
       record({ task_id: 'a', outcome: 'pass', output: { output: 'x', latency: 1 }, duration_seconds: 9 }),
-      // adapter reported no latency (0): duration 2.5 is used
+      // the adapter measured nothing (0): left out and counted, not replaced by the duration 2.5
       record({ task_id: 'b', outcome: 'pass', output: { output: 'x' }, duration_seconds: 2.5 }),
-      record({ task_id: 'c', outcome: 'pending', output: { output: 'x', latency: 1.5 } }),
+      record({
+        task_id: 'c',
+        outcome: 'pending',
+        output: { output: 'x', latency: 1.5 },
+        duration_seconds: 4,
+      }),
     ];
-    // mean (1 + 2.5 + 1.5) / 3 = 5/3; pending trials took time too, so they count
-    const result = createMetric('latency').calculate(input(records));
-    expect(result.value).toBeCloseTo(5 / 3, 14);
-    expect(result.formatted_value).toBe('1.67s');
+    // mean (1 + 1.5) / 2 = 1.25; pending trials took time too, so they count
+    const result = createMetric('agent_latency').calculate(input(records));
+    expect(result.value).toBeCloseTo(1.25, 14);
+    expect(result.formatted_value).toBe('1.25s');
+    expect(result.details).toMatchObject({ unmeasured: 1 });
     expect(result.direction).toBe('lower_is_better');
+    // trial_duration is the wall clock of every trial: (9 + 2.5 + 4) / 3
+    expect(createMetric('trial_duration').calculate(input(records)).value).toBeCloseTo(15.5 / 3, 14);
   });
 
   const latencies = [1, 2, 3, 4, 10];
@@ -93,7 +101,7 @@ describe('cost metrics', () => {
   it('averages cost per trial', () => {
     const result = createMetric('cost_per_task').calculate(input(records));
     expect(result.value).toBeCloseTo(0.25, 14);
-    expect(result.formatted_value).toBe('$0.2500');
+    expect(result.formatted_value).toBe('$0.25');
     expect(result.stderr).toBeCloseTo(Math.sqrt(1 / 240), 14);
     expect(result.details).toMatchObject({ unknown_cost: 1 });
   });
@@ -103,7 +111,7 @@ describe('cost metrics', () => {
     // Σz² = (16/9)(210/900); SE = sqrt(Σz² / 3 / 4)
     const result = createMetric('cost_per_success').calculate(input(records));
     expect(result.value).toBeCloseTo(1 / 3, 14);
-    expect(result.formatted_value).toBe('$0.3333');
+    expect(result.formatted_value).toBe('$0.333');
     expect(result.stderr).toBeCloseTo(Math.sqrt(((16 / 9) * (210 / 900)) / 12), 14);
     expect(result.ci95?.[0]).toBeCloseTo(Math.max(0, 1 / 3 - Z * result.stderr!), 14);
     expect(result.details).toMatchObject({ successes: 3, unknown_cost: 1, total_cost: 1 });

@@ -12,10 +12,11 @@ describe('console reporter', () => {
     const text = renderConsole(mixedExperiment(), { width: 120 });
     const lines = text.split('\n');
     const row = (id: string) => lines.find((l) => l.startsWith(id)) ?? '';
-    expect(lines.some((l) => /^TASK\s+OUTCOME\s+SCORE\s+LATENCY\s+COST\s+DETAILS$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^TASK\s+OUTCOME\s+SCORE\s+AGENT LATENCY\s+COST\s+DETAILS$/.test(l))).toBe(true);
     expect(row('greet-alice')).toMatch(/PASS\s+1\.00\s+1\.25s\s+\$0\.0012$/);
-    expect(row('greet, "bob"')).toMatch(/FAIL\s+0\.00\s+2\.00s\s+-\s+contains: line one\\nline two/);
-    expect(row('tool-<script>')).toMatch(/ERROR\s+-\s+1\.50s/);
+    expect(row('greet, "bob"')).toMatch(/FAIL\s+0\.00\s+2s\s+-\s+contains: line one\\nline two/);
+    // No agent latency was measured: the column says so instead of showing the trial's 1.5 s duration.
+    expect(row('tool-<script>')).toMatch(/ERROR\s+-\s+-\s/);
     expect(row('needs-review')).toContain('PENDING');
     expect(row('needs-review')).toContain('awaiting grades for rubric-clarity');
   });

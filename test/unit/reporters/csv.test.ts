@@ -12,13 +12,37 @@ import {
 import { parseCsv } from './csv-reader.ts';
 import { evaluation, experiment, mixedExperiment, NASTY, record } from './experiment-factory.ts';
 
+/** Column index by header name, so the tests read the column they mean. */
+const col = (name: (typeof CSV_HEADER)[number]) => CSV_HEADER.indexOf(name);
+
 describe('csv reporter', () => {
   it('writes the header and one row per trial', () => {
     const rows = parseCsv(renderCsv(mixedExperiment()));
     expect(rows[0]).toEqual([...CSV_HEADER]);
-    expect(rows[0]?.join(',')).toBe('test_id,epoch,status,duration_seconds,score,evaluator_scores,error');
+    expect(rows[0]?.join(',')).toBe(
+      'test_id,epoch,status,error_kind,agent_latency_seconds,trial_duration_seconds,cost_usd,cost_status,score,evaluator_scores,error',
+    );
     expect(rows).toHaveLength(1 + mixedExperiment().records.length);
-    expect(rows[1]).toEqual(['greet-alice', '0', 'pass', '1.5000', '1.0000', 'exact_match:1.00', '']);
+    expect(rows[1]).toEqual([
+      'greet-alice',
+      '0',
+      'pass',
+      '',
+      '1.2500',
+      '1.5000',
+      '0.0012',
+      'complete',
+      '1.0000',
+      'exact_match:1.00',
+      '',
+    ]);
+    const timeout = rows.find((r) => r[0] === 'tool-<script>');
+    // Errors say their kind; no measured agent latency is an empty cell, not the trial's duration.
+    expect([
+      timeout?.[col('error_kind')],
+      timeout?.[col('agent_latency_seconds')],
+      timeout?.[col('cost_status')],
+    ]).toEqual(['timeout', '', 'unknown']);
     expect(rows.every((r) => r.length === CSV_HEADER.length)).toBe(true);
   });
 
@@ -44,9 +68,9 @@ describe('csv reporter', () => {
     });
     const rows = parseCsv(renderCsv(e));
     expect(rows[1]?.[0]).toBe(NASTY.comma);
-    expect(rows[1]?.[6]).toBe(error);
+    expect(rows[1]?.[col('error')]).toBe(error);
     expect(rows[2]?.[0]).toBe(NASTY.quotes);
-    expect(rows[2]?.[5]).toBe('exact_match:0.00');
+    expect(rows[2]?.[col('evaluator_scores')]).toBe('exact_match:0.00');
   });
 
   it('guards against formula injection with a leading apostrophe', () => {
@@ -55,9 +79,9 @@ describe('csv reporter', () => {
     expect(neutralizeFormula('safe = text')).toBe('safe = text');
     const rows = parseCsv(renderCsv(mixedExperiment()));
     const formula = rows.find((r) => r[0] === "'=formula");
-    expect(formula?.[6]).toBe(`'${NASTY.formula}`);
+    expect(formula?.[col('error')]).toBe(`'${NASTY.formula}`);
     // Numbers the reporter formats itself are never touched.
-    expect(formula?.[3]).toBe('1.5000');
+    expect(formula?.[col('trial_duration_seconds')]).toBe('1.5000');
   });
 
   it('quotes only the fields that need it', () => {
@@ -80,8 +104,8 @@ describe('csv reporter', () => {
       ],
     });
     const rows = parseCsv(renderCsv(e));
-    expect(rows[1]?.[4]).toBe('');
-    expect(rows[2]?.[5]).toBe('not contains:1.00');
+    expect(rows[1]?.[col('score')]).toBe('');
+    expect(rows[2]?.[col('evaluator_scores')]).toBe('not contains:1.00');
   });
 
   it('gives only the header for an experiment without trials', () => {

@@ -114,8 +114,8 @@ describe('renderExperimentHtml', () => {
     expect(html).toContain('Demo suite (demo-suite)');
     expect(html).toContain('demo-harness 1.2.0');
     expect(html).toContain('data-metric="success_rate"');
-    expect(html).toContain('± 20%');
-    expect(html).toContain('95% interval 10% to 90% · n = 3');
+    expect(html).toContain('± 20.0%');
+    expect(html).toContain('95% interval 10.0% to 90.0% · n = 3');
     expect(html.match(/<svg class="chart"/g)).toHaveLength(3);
     expect(html.match(/<tr data-outcome=/g)).toHaveLength(6);
     expect(html.match(/<rect class="bar"/g)?.length).toBeGreaterThan(0);
@@ -330,11 +330,11 @@ describe('formatLikeMetric', () => {
     details: {},
     ...(unit === undefined ? {} : { unit }),
   });
-  it('follows the style of the formatted value', () => {
+  // One precision rule per unit (metrics/format.ts), in the HTML page as everywhere else.
+  it('follows the unit of the metric', () => {
     expect(formatLikeMetric(metric('72.0%', 0.72), 0.051)).toBe('5.1%');
-    expect(formatLikeMetric(metric('72%', 72), 5.1)).toBe('5.1%');
-    expect(formatLikeMetric(metric('$0.12', 0.12), 0.034)).toBe('$0.03');
-    expect(formatLikeMetric(metric('1.5s', 1.5, 'seconds'), 0.25)).toBe('0.25 seconds');
-    expect(formatLikeMetric(metric('12', 12), 1234.5)).toBe('1,235');
+    expect(formatLikeMetric(metric('$0.12', 0.12), 0.034)).toBe('$0.034');
+    expect(formatLikeMetric(metric('1.5s', 1.5, 'seconds'), 0.25)).toBe('0.25s');
+    expect(formatLikeMetric(metric('12', 12), 1234.5)).toBe('1235');
   });
 });

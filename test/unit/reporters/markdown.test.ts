@@ -83,6 +83,14 @@ describe('markdownCell', () => {
     expect(markdownCell('`code|`')).toBe('\\`code\\|\\`');
   });
 
+  it('leaves no live link, image, autolink or emphasis from agent text', () => {
+    expect(markdownCell('![i](http://127.0.0.1:9/p.png) [c](javascript:alert(1))')).toBe(
+      '!\\[i\\](http://127.0.0.1:9/p.png) \\[c\\](javascript:alert(1))',
+    );
+    expect(markdownCell('<http://x> **b** ~~s~~')).toBe('&lt;http://x&gt; \\*\\*b\\*\\* \\~\\~s\\~\\~');
+    expect(markdownCell('snake_case_id')).toBe('snake_case_id');
+  });
+
   it('cuts long text by code point, never leaving half an emoji', () => {
     const cut = markdownCell('🎉'.repeat(500), 10);
     expect(Array.from(cut)).toHaveLength(10);

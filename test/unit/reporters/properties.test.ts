@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { renderConsole } from '../../../src/reporters/console.ts';
-import { neutralizeFormula, renderCsv } from '../../../src/reporters/csv.ts';
+import { CSV_HEADER, neutralizeFormula, renderCsv } from '../../../src/reporters/csv.ts';
 import { renderJunit } from '../../../src/reporters/junit.ts';
 import { renderMarkdown } from '../../../src/reporters/markdown.ts';
 import { displayWidth, escapeControlExcept } from '../../../src/util/terminal-text.ts';
@@ -59,7 +59,7 @@ describe('reporters on arbitrary text', () => {
         expect(rows).toHaveLength(values.length + 1);
         e.records.forEach((r, i) => {
           expect(rows[i + 1]?.[0]).toBe(r.task_id);
-          expect(rows[i + 1]?.[6]).toBe(neutralizeFormula(r.error ?? ''));
+          expect(rows[i + 1]?.[CSV_HEADER.indexOf('error')]).toBe(neutralizeFormula(r.error ?? ''));
         });
       }),
     );

@@ -183,6 +183,46 @@ describe('runExperiment', () => {
     expect((await store.getExperiment(interrupted.id))?.records).toHaveLength(6);
   });
 
+  it('leaves the stored experiment interrupted (resumable), not running, when the run breaks', async () => {
+    const store = new MemoryStore();
+    let ended = 0;
+    const run = runExperiment({
+      suite: suite(4),
+      harness,
+      agent: scripted((input) => answer(input)).agent,
+      store,
+      settings: { concurrency: 1 },
+      onEvent: (event) => {
+        if (event.type === 'trial_end' && ++ended === 2) throw new Error('a listener broke');
+      },
+    });
+    await expect(run).rejects.toThrow('a listener broke');
+    const [stored] = await store.listExperiments();
+    expect(stored?.status).toBe('interrupted');
+    expect(stored?.records).toBe(2);
+  });
+
+  it('stops at once on stopNow: the trials in flight are not stored', async () => {
+    const store = new MemoryStore();
+    const stopNow = new AbortController();
+    const { agent } = scripted(async (input) => {
+      if (input === 'task 0') return answer(input);
+      stopNow.abort();
+      await sleep(5000);
+      return answer(input);
+    });
+    const experiment = await runExperiment({
+      suite: suite(3),
+      harness,
+      agent,
+      store,
+      stopNow: stopNow.signal,
+      settings: { concurrency: 1 },
+    });
+    expect(experiment.status).toBe('interrupted');
+    expect(experiment.records.map((r) => r.task_id)).toEqual(['t0']);
+  });
+
   it('abandons in-flight trials after the grace period so resume runs them again', async () => {
     const store = new MemoryStore();
     const controller = new AbortController();

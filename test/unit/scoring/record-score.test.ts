@@ -165,7 +165,7 @@ describe('scoreSuite', () => {
     );
     expect(s.overall).toBe(0.75);
     expect(s.outcome).toBe('pass');
-    expect(scoreSuite([], [{ id: 'a', weight: 1 }], scoring)).toEqual({
+    expect(scoreSuite([], [{ id: 'a', weight: 1 }], scoring)).toMatchObject({
       overall: null,
       outcome: 'fail',
       tasks_scored: 0,
@@ -174,12 +174,34 @@ describe('scoreSuite', () => {
 });
 
 describe('scoreSuite with pending grades', () => {
-  it('waits for outstanding grades even when the partial score is above the threshold', () => {
+  it('waits for outstanding grades; a pending trial is neither 0 nor 1 in the score, even from an old store', () => {
+    // Stores written before kept a partial `overall` on pending records: it is not counted.
     const pending = { task_id: 'a', outcome: 'pending', scores: { overall: 1 } } as unknown as RunRecord;
-    expect(scoreSuite([pending], [{ id: 'a', weight: 1 }], scoring)).toEqual({
-      overall: 1,
+    const failed = { task_id: 'b', outcome: 'fail', scores: { overall: 0.2 } } as unknown as RunRecord;
+    const tasks = [
+      { id: 'a', weight: 1 },
+      { id: 'b', weight: 1 },
+    ];
+    expect(scoreSuite([pending, failed], tasks, scoring)).toMatchObject({
+      overall: 0.2,
       outcome: 'pending',
       tasks_scored: 1,
+      detail: { decided: 1, pending: 1, possible_range: [0.1, 0.6] },
+    });
+  });
+
+  it('leaves environment errors out and has no verdict on a harness whose checks never ran', () => {
+    const env = {
+      task_id: 'a',
+      outcome: 'error',
+      error_kind: 'environment',
+      scores: { overall: 0 },
+      output: {},
+    } as unknown as RunRecord;
+    expect(scoreSuite([env], [{ id: 'a', weight: 1 }], scoring)).toMatchObject({
+      overall: null,
+      outcome: 'error',
+      detail: { environment_errors: 1 },
     });
   });
 });

@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricResult } from '../../../src/core/experiment.ts';
 import { ThresholdSchema } from '../../../src/core/suite.ts';
-import { formatMetricNumber, isPercentMetric, metricCells } from '../../../src/scoring/metric-format.ts';
 import { checkThresholds } from '../../../src/scoring/thresholds.ts';
-
-function metric(name: string, value: number | null, extra: Partial<MetricResult> = {}): MetricResult {
-  return {
-    name,
-    value,
-    formatted_value: value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`,
-    direction: 'higher_is_better',
-    n: value === null ? 0 : 25,
-    stderr: null,
-    ci95: null,
-    description: '',
-    details: {},
-    ...extra,
-  };
-}
+import { rateMetric as metric } from '../../helpers/experiments.ts';
 
 const latency = (value: number) =>
   metric('latency', value, { formatted_value: `${value}s`, unit: 'seconds' });
@@ -101,48 +85,5 @@ describe('checkThresholds', () => {
     const delta = metric('delta', -0.2, { formatted_value: '-0.2' });
     expect(checkThresholds([delta], { delta: t({ minimum: -0.1 }) })).toHaveLength(1);
     expect(checkThresholds([delta], { delta: t({ minimum: -0.3, maximum: 0 }) })).toEqual([]);
-  });
-});
-
-describe('metric formatting', () => {
-  it('recognises percentages by unit or by formatted value', () => {
-    expect(isPercentMetric({ formatted_value: '80.0%' })).toBe(true);
-    expect(isPercentMetric({ formatted_value: '0.8', unit: '%' })).toBe(true);
-    expect(isPercentMetric({ formatted_value: '1.2 s', unit: 's' })).toBe(false);
-  });
-
-  it('formats numbers in the metric unit', () => {
-    expect(formatMetricNumber({ formatted_value: '80%' }, 0.8)).toBe('80.0%');
-    expect(formatMetricNumber({ formatted_value: '0.8', unit: 'ratio' }, 0.8)).toBe('80.0%');
-    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, 0.0123)).toBe('$0.0123');
-    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, 12.5)).toBe('$12.50');
-    expect(formatMetricNumber({ formatted_value: '$1', unit: 'usd' }, -0.5)).toBe('-$0.5000');
-    expect(formatMetricNumber({ formatted_value: '1s', unit: 'seconds' }, 1.5)).toBe('1.5s');
-    expect(formatMetricNumber({ formatted_value: '1', unit: 'tokens' }, 1234.4)).toBe('1234');
-    expect(formatMetricNumber({ formatted_value: '1', unit: 'minutes' }, 2.25)).toBe('2.25 min');
-    expect(formatMetricNumber({ formatted_value: '1', unit: 'score' }, 0.5)).toBe('0.500');
-    expect(formatMetricNumber({ formatted_value: '1', unit: 'widgets' }, 3)).toBe('3 widgets');
-    expect(formatMetricNumber({ formatted_value: '1' }, Number.NaN)).toBe('n/a');
-    expect(formatMetricNumber({ formatted_value: '3' }, 1234.5)).toBe('1235');
-    expect(formatMetricNumber({ formatted_value: '3' }, 0.000123)).toBe('0.000123');
-    expect(formatMetricNumber({ formatted_value: '3' }, 0)).toBe('0');
-    expect(formatMetricNumber({ formatted_value: 'n/a' }, null)).toBe('n/a');
-  });
-
-  it('builds the cells of a metric row, leaving out what is not known', () => {
-    expect(metricCells(metric('success_rate', 0.8, { stderr: 0.062, ci95: [0.676, 0.924] }))).toEqual({
-      name: 'success_rate',
-      value: '80.0%',
-      margin: '±6.2%',
-      interval: '[67.6%, 92.4%]',
-      n: 'n=25',
-    });
-    expect(metricCells(metric('cost', null))).toEqual({
-      name: 'cost',
-      value: 'n/a',
-      margin: '',
-      interval: '',
-      n: 'n=0',
-    });
   });
 });

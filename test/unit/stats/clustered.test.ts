@@ -22,7 +22,7 @@ describe('clusteredStandardError', () => {
 
   it('computes Miller eq. 4 by hand', () => {
     // SE² = s²/n + cross/n² = (1.5/5)/6 + 0.5/36 = 0.05 + 0.013888… = 0.063888…; SE = 0.252762…
-    const result = clusteredStandardError(observations);
+    const result = clusteredStandardError(observations, { correction: 'miller' });
     expect(result?.mean).toBe(0.5);
     expect(result?.stderr).toBeCloseTo(Math.sqrt(0.05 + 0.5 / 36), 14);
     expect(result?.clusters).toBe(3);
@@ -30,8 +30,9 @@ describe('clusteredStandardError', () => {
     expect(result!.stderr).toBeGreaterThan(standardError(observations.map((o) => o.value))!);
   });
 
-  it('computes CR1 and CR0 by hand', () => {
+  it('computes CR1 (the default, Cameron & Miller 2015) and CR0 by hand', () => {
     // CR0: 2/36 -> 0.235702…; CR1: (3/2) × 2/36 = 1/12 -> 0.288675…
+    expect(clusteredStandardError(observations)?.stderr).toBeCloseTo(Math.sqrt(1 / 12), 14);
     expect(clusteredStandardError(observations, { correction: 'none' })?.stderr).toBeCloseTo(
       Math.sqrt(2 / 36),
       14,
@@ -62,17 +63,20 @@ describe('clusteredStandardError', () => {
       ]),
     ).toBeNull();
     const withNaN = [...observations, { value: Number.NaN, cluster: 'c4' }];
-    expect(clusteredStandardError(withNaN)?.stderr).toBeCloseTo(Math.sqrt(0.05 + 0.5 / 36), 14);
+    expect(clusteredStandardError(withNaN)?.stderr).toBeCloseTo(Math.sqrt(1 / 12), 14);
   });
 
   it('never returns a negative variance when clusters disagree inside', () => {
     // Each cluster sums to 0 residual: cross terms = -Σe², Miller's SE² = Σe²/(n(n-1)) - Σe²/n² > 0.
-    const result = clusteredStandardError([
-      { value: 1, cluster: 'a' },
-      { value: 0, cluster: 'a' },
-      { value: 1, cluster: 'b' },
-      { value: 0, cluster: 'b' },
-    ]);
+    const result = clusteredStandardError(
+      [
+        { value: 1, cluster: 'a' },
+        { value: 0, cluster: 'a' },
+        { value: 1, cluster: 'b' },
+        { value: 0, cluster: 'b' },
+      ],
+      { correction: 'miller' },
+    );
     // Σe² = 1; SE² = 1/12 - 1/16 = 1/48
     expect(result?.stderr).toBeCloseTo(Math.sqrt(1 / 48), 14);
     expect(
@@ -140,11 +144,14 @@ describe('epochs: SE over per-task means, not trials', () => {
   it('clusters the task means when tasks carry a cluster', () => {
     // Task means 1 0 | 0.5 1 in clusters x | y; mean .625; residuals .375 -.625 | -.125 .375
     // sums -.25 | .25 -> Σ(sum)² = .125; Σe² = .6875; Miller: .6875/3/4 + (.125 - .6875)/16 = .0221354…
+    // CR1 (the default): G/(G-1) · .125/16 = .015625 -> SE .125
     const clusters: Record<string, string> = { t1: 'x', t2: 'x', t3: 'y', t4: 'y' };
     const result = epochStandardError(trials, { clusterOf: (task) => clusters[task] });
     expect(result.clustered).toBe(true);
     expect(result.clusters).toBe(2);
-    expect(result.stderr).toBeCloseTo(Math.sqrt(0.6875 / 12 + (0.125 - 0.6875) / 16), 12);
+    expect(result.stderr).toBeCloseTo(0.125, 12);
+    const miller = epochStandardError(trials, { clusterOf: (task) => clusters[task], correction: 'miller' });
+    expect(miller.stderr).toBeCloseTo(Math.sqrt(0.6875 / 12 + (0.125 - 0.6875) / 16), 12);
   });
 
   it('handles empty and single-task input', () => {

@@ -20,8 +20,8 @@ const b = new Map([
 ]);
 
 describe('pairedDifference', () => {
-  it('matches the hand computation (z)', () => {
-    const result = pairedDifference(a, b);
+  it('matches the hand computation (z, on request)', () => {
+    const result = pairedDifference(a, b, { method: 'z' });
     expect(result.tasks).toEqual(['t1', 't2', 't3', 't4']);
     expect(result.only_in_b).toEqual(['t5']);
     expect(result.only_in_a).toEqual([]);
@@ -39,8 +39,9 @@ describe('pairedDifference', () => {
     expect(result.clustered).toBe(false);
   });
 
-  it('uses t with n - 1 df on request', () => {
-    const result = pairedDifference(a, b, { method: 't' });
+  it('uses t with n - 1 df by default', () => {
+    const result = pairedDifference(a, b);
+    expect(result.test).toBe('paired_t');
     expect(result.df).toBe(3);
     expect(result.p_value).toBeCloseTo(0.03535284700251737, 10);
     expect(result.ci95?.[0]).toBeCloseTo(0.175 - 3.1824463052837078 * 0.0478713553878169, 10);
@@ -49,6 +50,7 @@ describe('pairedDifference', () => {
   it('clusters the differences', () => {
     // Clusters x = {t1, t2}, y = {t3, t4}: residual sums -.05 | .05 -> Σ = .005; Σe² = .0275
     // Miller: .0275/3/4 + (.005 - .0275)/16 = .000885416…; SE = 0.0297559517855952
+    // CR1 (default): 2/1 · .005/16 = .000625 -> SE .025, with t(1)
     const clusters = new Map([
       ['t1', 'x'],
       ['t2', 'x'],
@@ -58,7 +60,11 @@ describe('pairedDifference', () => {
     const result = pairedDifference(a, b, { clusters });
     expect(result.clustered).toBe(true);
     expect(result.clusters).toBe(2);
-    expect(result.stderr).toBeCloseTo(0.029755951785595203, 12);
+    expect(result.stderr).toBeCloseTo(0.025, 12);
+    expect(result).toMatchObject({ test: 'cluster_t', df: 1 });
+    const miller = pairedDifference(a, b, { clusters, correction: 'miller', method: 'z' });
+    expect(miller.stderr).toBeCloseTo(0.029755951785595203, 12);
+    expect(miller.test).toBe('cluster_z');
   });
 
   it('reports no difference between identical runs', () => {
@@ -66,10 +72,11 @@ describe('pairedDifference', () => {
     expect(result.mean_difference).toBe(0);
     expect(result.stderr).toBe(0);
     expect(result.p_value).toBe(1);
+    expect(result.test).toBe('sign_test');
     expect(result.significant).toBe(false);
   });
 
-  it('treats a constant non-zero difference on every task as the limit p = 0', () => {
+  it('decides a constant non-zero difference by the exact sign test, never p = 0', () => {
     const fail = new Map([
       ['t1', 0],
       ['t2', 0],
@@ -82,7 +89,10 @@ describe('pairedDifference', () => {
     ]);
     const result = pairedDifference(fail, pass);
     expect(result.mean_difference).toBe(1);
-    expect(result.p_value).toBe(0);
+    // 3 of 3 the same way: 2 · 0.5³ = 0.25 (the z test said 0, "significant").
+    expect(result).toMatchObject({ test: 'sign_test', p_value: 0.25, significant: false });
+    // 3 tasks are too few for a 95% distribution-free interval.
+    expect(result.ci95).toBeNull();
     expect(result.correlation).toBeNull();
   });
 

@@ -4,6 +4,7 @@ import {
   minimumDetectableEffect,
   minimumDetectableEffectWithEpochs,
   powerMultiplier,
+  signTestTasksNeeded,
   tasksNeeded,
   tasksNeededWithEpochs,
   varianceWithEpochs,
@@ -21,40 +22,46 @@ describe('power analysis', () => {
     expect(() => powerMultiplier({ power: 1 })).toThrow(RangeError);
   });
 
-  it('computes the minimum detectable effect', () => {
-    // SD 1, 100 tasks: 2.80158 × 1 / 10 = 0.280158
-    expect(minimumDetectableEffect({ tasks: 100, sd: 1 })).toBeCloseTo(M / 10, 12);
-    // SD 0.3, 25 tasks: 2.80158 × 0.3 / 5 = 0.168095
-    expect(minimumDetectableEffect({ tasks: 25, sd: 0.3 })).toBeCloseTo((M * 0.3) / 5, 12);
+  // Expected values: statsmodels 0.13.5 TTestPower (solve_power rounded up for tasks; for an MDE
+  // the root of its power function found with scipy brentq, as solve_power stops near 1e-7).
+  it('computes the minimum detectable effect of the paired t test', () => {
+    // 100 tasks: d = 0.2829126327735679 (z would say 2.80158 / 10 = 0.280158)
+    expect(minimumDetectableEffect({ tasks: 100, sd: 1 })).toBeCloseTo(0.2829126327735679, 7);
+    expect(minimumDetectableEffect({ tasks: 25, sd: 0.3 })).toBeCloseTo(0.17520800146502527, 7);
+    expect(minimumDetectableEffect({ tasks: 25, sd: 0.3 })!).toBeGreaterThan((M * 0.3) / 5);
     expect(minimumDetectableEffect({ tasks: 0, sd: 1 })).toBeNull();
-    expect(minimumDetectableEffect({ tasks: 10, sd: 0 })).toBe(0);
+    expect(minimumDetectableEffect({ tasks: 1, sd: 1 })).toBeNull(); // no t test on one task
+    expect(minimumDetectableEffect({ tasks: 10, sd: 0 })).toBeNull(); // no spread: the sign test decides
   });
 
   it('computes the tasks needed and rounds up', () => {
-    // effect 0.1, SD 0.5: (2.80158 × 0.5 / 0.1)² = 14.0079² = 196.22 -> 197
-    expect(tasksNeeded({ effect: 0.1, sd: 0.5 })).toBe(197);
-    expect(tasksNeeded({ effect: -0.1, sd: 0.5 })).toBe(197);
+    // effect 0.1, SD 0.5: nobs 198.15 -> 199 (z: 196.22 -> 197)
+    expect(tasksNeeded({ effect: 0.1, sd: 0.5 })).toBe(199);
+    expect(tasksNeeded({ effect: -0.1, sd: 0.5 })).toBe(199);
     // Round trip: the MDE with that many tasks is at most the effect.
-    expect(minimumDetectableEffect({ tasks: 197, sd: 0.5 })!).toBeLessThanOrEqual(0.1);
-    expect(minimumDetectableEffect({ tasks: 196, sd: 0.5 })!).toBeGreaterThan(0.1);
+    expect(minimumDetectableEffect({ tasks: 199, sd: 0.5 })!).toBeLessThanOrEqual(0.1);
+    expect(minimumDetectableEffect({ tasks: 198, sd: 0.5 })!).toBeGreaterThan(0.1);
     expect(tasksNeeded({ effect: 0, sd: 0.5 })).toBeNull();
-    expect(tasksNeeded({ effect: 1, sd: 0 })).toBe(1);
+    expect(tasksNeeded({ effect: 1, sd: 0 })).toBeNull();
+    // With no spread the exact sign test needs 2 · 0.5^n < α: 6 tasks at 0.05, 8 at 0.01.
+    expect(signTestTasksNeeded()).toBe(6);
+    expect(signTestTasksNeeded({ alpha: 0.01 })).toBe(8);
   });
 
   it('accounts for epochs: Var = σ²_between + σ²_within / K', () => {
     // between .04, within .2, K = 4: .04 + .05 = .09 (SD .3)
     expect(varianceWithEpochs({ between: 0.04, within: 0.2 }, 4)).toBeCloseTo(0.09, 15);
     expect(() => varianceWithEpochs({ between: 0.04, within: 0.2 }, 0)).toThrow(RangeError);
-    // effect .1 at SD .3: (2.80158 × 3)² = 70.64 -> 71 tasks
-    expect(tasksNeededWithEpochs({ between: 0.04, within: 0.2, epochs: 4, effect: 0.1 })).toBe(71);
+    // effect .1 at SD .3: nobs 72.58 -> 73 tasks (z: 71)
+    expect(tasksNeededWithEpochs({ between: 0.04, within: 0.2, epochs: 4, effect: 0.1 })).toBe(73);
     expect(
       minimumDetectableEffectWithEpochs({ between: 0.04, within: 0.2, epochs: 4, tasks: 100 }),
-    ).toBeCloseTo((M * 0.3) / 10, 12);
+    ).toBeCloseTo(0.2829126327735679 * 0.3, 7);
   });
 
   it('finds the fewest epochs, or null when epochs cannot help', () => {
-    // 100 tasks, effect .1: budget (0.1/2.80158)² × 100 = 0.127406; minus between .04 = .087406
-    // K ≥ .2 / .087406 = 2.288 -> 3 (K = 2 gives .14 > .1274; K = 3 gives .1067 ≤ .1274)
+    // 100 tasks, effect .1: budget (0.1 / 0.282913)² = 0.124939; minus between .04 = .084939
+    // K ≥ .2 / .084939 = 2.35 -> 3 (statsmodels: power 0.754 at K = 2, 0.858 at K = 3)
     expect(epochsNeeded({ between: 0.04, within: 0.2, effect: 0.1, tasks: 100 })).toBe(3);
     // between alone .2 > budget: no number of epochs suffices
     expect(epochsNeeded({ between: 0.2, within: 0.2, effect: 0.1, tasks: 100 })).toBeNull();

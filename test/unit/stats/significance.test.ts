@@ -23,17 +23,46 @@ describe('comparePaired', () => {
     ['t4', 0.9],
   ]);
 
-  it('adds the minimum detectable effect and the tasks needed', () => {
+  it("adds the minimum detectable effect and the tasks needed, by the t test's power", () => {
+    // statsmodels TTestPower: MDE at 4 tasks = 2.1279 SD (brentq on its power) = 0.2037356;
+    // tasks for δ = .175: nobs 4.59 -> 5; for .05: 30.76 -> 31 (the z formula said 3 and 29).
     const s2 = 0.0275 / 3;
     const result = comparePaired(a, b);
     expect(result.sd_difference).toBeCloseTo(Math.sqrt(s2), 14);
-    // MDE = M × sd / √4
-    expect(result.minimum_detectable_effect).toBeCloseTo((M * Math.sqrt(s2)) / 2, 12);
-    // tasks for δ = .175: M² s² / δ² = 7.84888 × .0091667 / .030625 = 2.349 -> 3
-    expect(result.tasks_needed).toBe(3);
-    // for a target effect of .05: M² s² / .0025 = 28.78 -> 29
-    expect(comparePaired(a, b, { effect: 0.05 }).tasks_needed).toBe(29);
+    expect(result.minimum_detectable_effect).toBeCloseTo(0.20373563851676263, 9);
+    expect(result.tasks_needed).toBe(5);
+    expect(comparePaired(a, b, { effect: 0.05 }).tasks_needed).toBe(31);
+    expect(result.power_method).toBe('t');
     expect(result.significant).toBe(true);
+    // Wider than the normal approximation's M · SD / √4.
+    expect(result.minimum_detectable_effect!).toBeGreaterThan((M * Math.sqrt(s2)) / 2);
+  });
+
+  it('plans with exact McNemar power for pass/fail verdicts, and the sign test without spread', () => {
+    const pass = new Map([
+      ['t1', 1],
+      ['t2', 1],
+      ['t3', 1],
+      ['t4', 0],
+      ['t5', 1],
+      ['t6', 0],
+    ]);
+    const fail = new Map([
+      ['t1', 0],
+      ['t2', 0],
+      ['t3', 1],
+      ['t4', 0],
+      ['t5', 0],
+      ['t6', 0],
+    ]);
+    const binary = comparePaired(fail, pass, { kind: 'binary' });
+    expect(binary).toMatchObject({ test: 'mcnemar_exact', power_method: 'mcnemar_exact' });
+    expect(binary.mcnemar).toMatchObject({ b: 0, c: 3, p_value: 0.25 });
+    // 6 tasks cannot reach 80% power for any difference at 3 of 6 discordant: no MDE.
+    expect(binary.minimum_detectable_effect).toBeNull();
+    const constant = comparePaired(fail, new Map([...fail].map(([t, v]) => [t, v + 0.5])));
+    expect(constant).toMatchObject({ test: 'sign_test', power_method: 'sign_test', tasks_needed: 6 });
+    expect(constant.p_value).toBeCloseTo(2 * 0.5 ** 6, 15);
   });
 
   it('is null-safe without shared tasks', () => {
@@ -93,14 +122,14 @@ describe('power planning from a baseline', () => {
   });
 
   it('plans tasks for an effect, and the effect and epochs for a task count', () => {
-    // between .04, within .2, K = 4: variance .09 -> (M × .3 / .1)² = 70.64 -> 71 tasks
+    // between .04, within .2, K = 4: variance .09, SD .3 -> statsmodels nobs 72.58 -> 73 tasks
     const forEffect = planPower({ between: 0.04, within: 0.2, effect: 0.1, epochs: 4 });
-    expect(forEffect.tasks).toBe(71);
+    expect(forEffect.tasks).toBe(73);
     expect(forEffect.minimum_detectable_effect!).toBeLessThanOrEqual(0.1);
     expect(forEffect.epochs_needed).toBeNull();
-    // 100 tasks, 1 epoch: MDE = M × sqrt(.24) / 10; 3 epochs reach .1 (see power.test.ts)
+    // 100 tasks, 1 epoch: MDE = 0.2829126 × sqrt(.24) = 0.1385983; 3 epochs reach .1 (see power.test.ts)
     const forTasks = planPower({ between: 0.04, within: 0.2, effect: 0.1, tasks: 100 });
-    expect(forTasks.minimum_detectable_effect).toBeCloseTo((M * Math.sqrt(0.24)) / 10, 12);
+    expect(forTasks.minimum_detectable_effect).toBeCloseTo(0.1385983184165277, 9);
     expect(forTasks.epochs_needed).toBe(3);
     expect(planPower({ between: 0.04, within: 0.2 })).toEqual({
       tasks: null,

@@ -46,19 +46,20 @@ describe('opening a SQLite store', () => {
     expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     raw.close();
     if (!(store instanceof SqliteStore)) throw new Error('not sqlite');
-    // synchronous and busy_timeout are per connection, so ask the store's own.
+    // synchronous and busy_timeout are per connection, so ask the store's own. A statement waits
+    // 100 ms for a lock (the wait blocks); the store retries it, without blocking, for 30 s.
     expect(store.settings()).toEqual({
       journal_mode: 'wal',
       synchronous: 1,
-      busy_timeout: 5000,
+      busy_timeout: 100,
       schema_version: SCHEMA_VERSION,
     });
     await store.close();
   });
 
   it('fsyncs every commit, surviving power loss too, when asked (durability: full)', async () => {
-    const store = new SqliteStore(fresh(), { durability: 'full', busyTimeoutMs: 100 });
-    expect(store.settings()).toMatchObject({ synchronous: 2, busy_timeout: 100 });
+    const store = new SqliteStore(fresh(), { durability: 'full', busyTimeoutMs: 40 });
+    expect(store.settings()).toMatchObject({ synchronous: 2, busy_timeout: 40 });
     await store.close();
   });
 
@@ -82,6 +83,7 @@ describe('opening a SQLite store', () => {
     // Put the file back as version 1 wrote it.
     const raw = openSqliteDatabase(path);
     raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
+    raw.exec('DROP TABLE leases; DROP TABLE child_processes;');
     raw.pragma('user_version = 1');
     raw.close();
     const reopened = new SqliteStore(path);
@@ -240,5 +242,66 @@ describe('secrets on disk', () => {
     const exported = await readFile(exportFile, 'utf8');
     expect(exported).not.toContain(secret);
     expect(exported).toContain('token [REDACTED:GITHUB_TOKEN]');
+  });
+});
+
+describe('another process holding the write lock', () => {
+  it('waits without blocking and writes once the lock is free', async () => {
+    const path = fresh();
+    const store = new SqliteStore(path, { busyTimeoutMs: 10_000 });
+    await store.createExperiment(makeExperiment({ records: [] }));
+    const other = openSqliteDatabase(path);
+    other.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    setTimeout(() => other.exec('COMMIT'), 600);
+    await store.appendRecord('exp-0001', makeRecord());
+    clearInterval(ticker);
+    other.close();
+    expect(ticks).toBeGreaterThan(5); // the event loop ran while the write waited
+    expect((await store.getExperiment('exp-0001'))?.records).toHaveLength(1);
+    await store.close();
+  });
+
+  it('fails with a store error marked busy once the wait is over', async () => {
+    const path = fresh();
+    const store = new SqliteStore(path, { busyTimeoutMs: 300 });
+    await store.createExperiment(makeExperiment({ records: [] }));
+    const other = openSqliteDatabase(path);
+    other.exec('BEGIN IMMEDIATE');
+    const error = await store.appendRecord('exp-0001', makeRecord()).catch((e: unknown) => e);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(HarnessEvalError.is(error) && error.code).toBe('store');
+    expect(HarnessEvalError.is(error) && error.data['busy']).toBe(true);
+    expect(String((error as Error).message)).toMatch(/held the write lock for more than 0\.3 s/);
+    await store.close();
+  });
+});
+
+describe('read-only opening', () => {
+  it('reads without creating, migrating or writing anything', async () => {
+    const path = fresh();
+    const writer = new SqliteStore(path);
+    await writer.createExperiment(makeExperiment({ records: [makeRecord()] }));
+    await writer.close();
+    const before = await readFile(path);
+    const reader = new SqliteStore(path, { readonly: true });
+    expect((await reader.listExperiments()).map((e) => e.id)).toEqual(['exp-0001']);
+    const error = await reader.deleteExperiment('exp-0001').catch((e: unknown) => e);
+    expect(HarnessEvalError.is(error) && error.code).toBe('store');
+    await reader.close();
+    // (SQLite's WAL reader may leave -wal/-shm beside the file; the database itself is untouched.)
+    expect((await readFile(path)).equals(before)).toBe(true);
+  });
+
+  it('says so for a missing file and for an empty one, creating nothing', async () => {
+    const missing = fresh();
+    expect(() => new SqliteStore(missing, { readonly: true })).toThrow(/no store at/);
+    expect(existsSync(missing)).toBe(false);
+    const empty = join(dir, 'empty.db');
+    await writeFile(empty, '');
+    expect(() => new SqliteStore(empty, { readonly: true })).toThrow(/holds no HarnessEval store/);
+    expect((await readFile(empty)).length).toBe(0);
   });
 });

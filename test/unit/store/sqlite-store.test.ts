@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { SqliteStore } from '../../../src/store/sqlite-store.ts';
 import { describeStoreContract } from './contract.ts';
+import { describeBookkeepingContract } from './contract-bookkeeping.ts';
 
 let dir = '';
 let count = 0;
@@ -21,4 +22,9 @@ describeStoreContract('sqlite', async (options = {}) => {
     join(dir, `store-${count}`, 'harnesseval.db'),
     options.env === undefined ? {} : { env: options.env },
   );
+});
+
+describeBookkeepingContract('sqlite', async () => {
+  count += 1;
+  return new SqliteStore(join(dir, `store-${count}`, 'harnesseval.db'));
 });

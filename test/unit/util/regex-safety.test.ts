@@ -56,3 +56,38 @@ describe('inline flags', () => {
     expect(() => compileUserRegex('(')).toThrow(SyntaxError);
   });
 });
+
+describe('pattern problems inside JSONPath and JSON Schema', () => {
+  it('refuses catastrophic match()/search() patterns and non-literal ones, and accepts safe ones', async () => {
+    const { default: parse } = await import('jsonpath-rfc9535/parser');
+    const { jsonPathRegexProblem } = await import('../../../src/util/regex-safety.ts');
+    expect(jsonPathRegexProblem(parse("$[?match(@.n, '(a+)+b')]"))).toMatchObject({
+      where: 'match()',
+      pattern: '(a+)+b',
+      reason: expect.stringMatching(/nested quantifier/),
+    });
+    expect(jsonPathRegexProblem(parse("$.x[?@.a == 1 && search(@.n, '(a|a)*')]"))).toMatchObject({
+      where: 'search()',
+    });
+    expect(jsonPathRegexProblem(parse('$[?search(@.n, @.p)]'))).toMatchObject({
+      reason: 'search() needs a literal pattern',
+    });
+    expect(jsonPathRegexProblem(parse("$[?search(@.n, 'a*a*b')]"))).toBeUndefined();
+    expect(jsonPathRegexProblem(parse('$.a.b'))).toBeUndefined();
+  });
+
+  it('finds pattern and patternProperties anywhere in a schema, with their location', async () => {
+    const { jsonSchemaRegexProblem, jsonSchemaHasPatterns } = await import(
+      '../../../src/util/regex-safety.ts'
+    );
+    const schema = { properties: { list: { items: [{ pattern: '^(\\w+\\s?)+$' }] } } };
+    expect(jsonSchemaRegexProblem(schema)).toMatchObject({ where: '/properties/list/items/0/pattern' });
+    expect(jsonSchemaRegexProblem({ patternProperties: { '(x+x+)+y': {} } })).toMatchObject({
+      where: '/patternProperties',
+    });
+    expect(jsonSchemaRegexProblem({ properties: { pattern: { type: 'string' } } })).toBeUndefined();
+    expect(jsonSchemaHasPatterns({ properties: { pattern: { type: 'string' } } })).toBe(false);
+    expect(jsonSchemaHasPatterns({ items: { pattern: 'a' } })).toBe(true);
+    expect(jsonSchemaHasPatterns({ format: 'regex' })).toBe(true);
+  });
+});

@@ -7,12 +7,12 @@ export function figure(caption: string, svg: string): string {
   return `<figure><figcaption>${escapeHtml(caption)}</figcaption>${svg}</figure>`;
 }
 
-/** Score distribution, cost against score and latency, one point or count per trial. */
+/** Score distribution, cost against score and trial duration, one point or count per trial. */
 export function experimentChartsSection(experiment: Experiment): string {
   const scored = experiment.records.filter((r) => r.scores['overall'] !== undefined);
   const scores = scored.map((r) => r.scores['overall']!);
   const costed = scored.filter((r) => r.cost_usd !== null);
-  const latencies = experiment.records.map((r) => r.duration_seconds);
+  const durations = experiment.records.map((r) => r.duration_seconds);
   const scoreChart = histogram(scores, {
     title: 'Distribution of overall scores per trial',
     domain: [0, 1],
@@ -33,11 +33,12 @@ export function experimentChartsSection(experiment: Experiment): string {
       formatX: formatUsd,
     },
   );
-  const latencyChart = histogram(latencies, {
-    title: 'Distribution of trial latency',
-    domain: [0, Math.max(0, ...latencies)],
+  // Trial duration (wall clock with the checks), not agent latency: the names say which.
+  const durationChart = histogram(durations, {
+    title: 'Distribution of trial duration (workspace, agent and checks)',
+    domain: [0, durations.reduce((m, d) => Math.max(m, d), 0)],
     bins: 12,
-    xLabel: 'latency',
+    xLabel: 'trial duration',
     yLabel: 'trials',
     formatX: formatSeconds,
   });
@@ -45,7 +46,7 @@ export function experimentChartsSection(experiment: Experiment): string {
     '<div class="charts">' +
     figure(`Score distribution (${scores.length} scored trials)`, scoreChart) +
     figure(`Cost against score (${costed.length} trials with a cost)`, costChart) +
-    figure(`Latency (${latencies.length} trials)`, latencyChart) +
+    figure(`Trial duration (${durations.length} trials)`, durationChart) +
     '</div>'
   );
 }

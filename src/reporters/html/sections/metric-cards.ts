@@ -1,4 +1,5 @@
 import type { Direction, MetricResult } from '../../../core/experiment.ts';
+import { metricNotes } from '../../metric-notes.ts';
 import { escapeHtml } from '../escape.ts';
 import { formatLikeMetric } from '../format.ts';
 import { intervalBar } from '../interval-bar.ts';
@@ -26,6 +27,9 @@ export function metricCard(metric: MetricResult): string {
     `<span class="dir" title="${arrow.text}" aria-label="${arrow.text}">${arrow.symbol}</span></div>` +
     `<div><span class="value">${escapeHtml(metric.value === null ? 'n/a' : metric.formatted_value)}</span>${stderr}</div>` +
     `${bar}<div class="meta">${escapeHtml(interval)} · n = ${metric.n}</div>` +
+    metricNotes(metric)
+      .map((note) => `<div class="meta note">${escapeHtml(note)}</div>`)
+      .join('') +
     (metric.description ? `<div class="meta">${escapeHtml(metric.description)}</div>` : '') +
     '</div>'
   );

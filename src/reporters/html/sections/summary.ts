@@ -1,6 +1,7 @@
 import type { Experiment } from '../../../core/experiment.ts';
+import { overallScoreText } from '../../record-view.ts';
 import { escapeHtml } from '../escape.ts';
-import { formatScore, formatSeconds } from '../format.ts';
+import { formatSeconds } from '../format.ts';
 
 function row(term: string, html: string): string {
   return `<dt>${escapeHtml(term)}</dt><dd>${html}</dd>`;
@@ -29,14 +30,13 @@ export function summarySection(experiment: Experiment): string {
   const { suite, harness, environment: env, settings } = experiment;
   const suiteName = suite.name ? `${suite.name} (${suite.id})` : suite.id;
   const model = harness.model ? ` · model ${harness.model}` : '';
-  const overall = experiment.scores['overall'];
   const rows = [
     row('Experiment', escapeHtml(experiment.name ? `${experiment.name} (${experiment.id})` : experiment.id)),
     row('Suite', escapeHtml(suiteName + (suite.file ? ` · ${suite.file}` : ''))),
     row('Harness', escapeHtml(`${harness.name} ${harness.version} · adapter ${harness.adapter}${model}`)),
     row('Status', badge(experiment.status)),
     row('Outcome', experiment.outcome ? badge(experiment.outcome) : 'n/a'),
-    row('Overall score', escapeHtml(formatScore(overall))),
+    row('Overall score', escapeHtml(overallScoreText(experiment))),
     row(
       'Trials',
       escapeHtml(

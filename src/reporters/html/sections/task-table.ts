@@ -1,4 +1,5 @@
 import type { RunRecord } from '../../../core/run-record.ts';
+import { agentLatency, costLabel } from '../../record-view.ts';
 import { escapeHtml, truncateText } from '../escape.ts';
 import { formatScore, formatSeconds, formatUsd } from '../format.ts';
 import { firstFailure, TEXT_LIMIT } from '../trial-data.ts';
@@ -18,7 +19,8 @@ const COLUMNS: readonly Column[] = [
   { label: 'epoch', sort: 'number', numeric: true },
   { label: 'outcome', sort: 'text' },
   { label: 'score', sort: 'number', numeric: true },
-  { label: 'latency', sort: 'number', numeric: true },
+  { label: 'agent latency', sort: 'number', numeric: true },
+  { label: 'trial duration', sort: 'number', numeric: true },
   { label: 'cost', sort: 'number', numeric: true },
   { label: 'first failing explanation', sort: 'text' },
 ];
@@ -29,7 +31,12 @@ function cell(value: string | number | null, html: string, className = ''): stri
   return `<td${cls} data-value="${data}">${html}</td>`;
 }
 
-function row(record: RunRecord, index: number): string {
+function agentLatencyText(record: RunRecord): string {
+  const seconds = agentLatency(record);
+  return seconds === null ? 'n/a' : formatSeconds(seconds);
+}
+
+function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): string {
   const score = record.scores['overall'] ?? null;
   const failure = truncateText(firstFailure(record), EXPLANATION_LIMIT);
   const explanation = failure.text + (failure.omitted > 0 ? ' …' : '');
@@ -39,20 +46,27 @@ function row(record: RunRecord, index: number): string {
     `<tr data-outcome="${record.outcome}" data-search="${escapeHtml(search)}" data-task="${escapeHtml(record.task_id)}">` +
     cell(
       record.task_id,
-      `<button type="button" class="trace" data-trial="${index}" title="show the trace">${escapeHtml(record.task_id)}</button>`,
+      `<button type="button" class="trace" data-trial="${index}" title="show the trace">${escapeHtml(record.task_id)}</button>` +
+        (flaky.has(record.task_id)
+          ? ' <span class="badge flaky" title="the verdict differs between attempts">flaky</span>'
+          : ''),
     ) +
     cell(record.epoch, String(record.epoch), 'num') +
     cell(record.outcome, badge(record.outcome)) +
     cell(score, escapeHtml(formatScore(score)), 'num') +
+    cell(agentLatency(record), escapeHtml(agentLatencyText(record)), 'num') +
     cell(record.duration_seconds, escapeHtml(formatSeconds(record.duration_seconds)), 'num') +
-    cell(record.cost_usd, escapeHtml(formatUsd(record.cost_usd)), 'num') +
+    cell(record.cost_usd, escapeHtml(costLabel(record, (usd) => formatUsd(usd))), 'num') +
     cell(explanation, escapeHtml(explanation), 'explanation') +
     '</tr>'
   );
 }
 
 /** The per-trial table; the client script adds the filters' behaviour and sorting on header click. */
-export function taskTableSection(records: readonly RunRecord[]): string {
+export function taskTableSection(
+  records: readonly RunRecord[],
+  flaky: ReadonlySet<string> = new Set(),
+): string {
   if (records.length === 0) return '<p class="none">No trials were recorded.</p>';
   const head = COLUMNS.map(
     (c) =>
@@ -65,7 +79,7 @@ export function taskTableSection(records: readonly RunRecord[]): string {
     '<option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option>' +
     '<option value="pending">pending</option></select>' +
     `<span class="count" data-filter-count="${TABLE_ID}">${records.length} trials</span></div>`;
-  const rows = records.map(row).join('\n');
+  const rows = records.map((r, i) => row(r, i, flaky)).join('\n');
   return (
     `${filters}<table id="${TABLE_ID}" data-table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>` +
     '<noscript><p class="note">Turn on JavaScript to filter, sort and open traces.</p></noscript>' +

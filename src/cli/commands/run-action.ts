@@ -1,0 +1,237 @@
+import type { Experiment, RunSettings } from '../../core/experiment.ts';
+import type { HarnessConfig } from '../../core/harness-config.ts';
+import type { JudgeConfig } from '../../core/judge.ts';
+import type { RunRecord } from '../../core/run-record.ts';
+import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../core/sandbox-config.ts';
+import type { Suite } from '../../core/suite.ts';
+import type { ReporterV1 } from '../../reporters/types.ts';
+import type { ExperimentStore } from '../../store/types.ts';
+import { EXIT, reportError } from '../exit.ts';
+import { type CliIO, useColor } from '../io.ts';
+import { ProgressDisplay } from '../progress.ts';
+import { continuation, type ResumeInputs, RunSignals } from '../run-stop.ts';
+import { chosenStore, shownStore } from '../store-location.ts';
+
+export interface RunFlags {
+  harness?: string;
+  concurrency: number;
+  epochs: number;
+  timeout: number;
+  retries: number;
+  filterId?: string;
+  filterTag?: string;
+  filterDifficulty?: string;
+  resume?: string;
+  retryErrors?: string;
+  reporter: string[];
+  output: string[];
+  /** A location, false for --no-store, absent for $HARNESSEVAL_STORE or the default file. */
+  store?: string | false;
+  durability: 'normal' | 'full';
+  seed?: number;
+  failOnThreshold: boolean;
+  keepWorkspaces: boolean;
+  name?: string;
+  judge?: string;
+  progress: boolean;
+  sandbox?: SandboxBackendName;
+  sandboxNetwork?: SandboxNetwork;
+  timeoutMultiplier?: number;
+}
+
+export interface RunInvocation {
+  readonly suite: Suite;
+  readonly harness: HarnessConfig;
+  readonly harnessBaseDir: string;
+  readonly judge: JudgeConfig | undefined;
+  readonly sandbox: SandboxConfig | undefined;
+  readonly store: ExperimentStore | undefined;
+  readonly flags: RunFlags;
+  /** The options given on the command line (not defaults). */
+  readonly given: ReadonlySet<string>;
+  readonly inputs: ResumeInputs;
+  readonly io: CliIO;
+  readonly fileReporters: readonly { readonly reporter: ReporterV1; readonly destination: string }[];
+  readonly stdoutReporters: readonly ReporterV1[];
+}
+
+/**
+ * The settings that were asked for. Defaults are left to the runner: a new run fills them in,
+ * and a resume takes them from the stored plan (and refuses given ones that contradict it).
+ */
+function askedSettings(flags: RunFlags, given: ReadonlySet<string>): Partial<RunSettings> {
+  const filters = {
+    ...(flags.filterId === undefined ? {} : { id: flags.filterId }),
+    ...(flags.filterTag === undefined ? {} : { tag: flags.filterTag }),
+    ...(flags.filterDifficulty === undefined ? {} : { difficulty: flags.filterDifficulty }),
+  };
+  return {
+    ...(given.has('epochs') ? { epochs: flags.epochs } : {}),
+    ...(given.has('concurrency') ? { concurrency: flags.concurrency } : {}),
+    ...(given.has('timeout') ? { timeout_seconds: flags.timeout } : {}),
+    ...(given.has('retries') ? { retries: flags.retries } : {}),
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.timeoutMultiplier === undefined ? {} : { timeout_multiplier: flags.timeoutMultiplier }),
+    ...(Object.keys(filters).length > 0 ? { filters } : {}),
+  };
+}
+
+/** Runs the experiment, writes the reports, and says how it ended; returns the exit status. */
+export async function executeRun(run: RunInvocation): Promise<number> {
+  const { flags, io, store } = run;
+  const streaming = run.fileReporters.map((f) => f.reporter).filter((r) => r.onTrialEnd !== undefined);
+  const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
+  const say = (text: string) =>
+    progress === undefined ? io.stderr.write(`${text}\n`) : progress.message(text);
+  const signals = new RunSignals(io, run.inputs, say);
+  signals.install();
+  try {
+    let experiment: Experiment;
+    try {
+      const { runExperiment } = await import('../../runner/runner.ts');
+      // Like every other command, --retry-errors takes a unique prefix of the id.
+      const retryErrors =
+        flags.retryErrors === undefined || store === undefined
+          ? flags.retryErrors
+          : await (await import('../../store/resolve-id.ts')).resolveExperimentId(store, flags.retryErrors);
+      experiment = await runExperiment({
+        suite: run.suite,
+        harness: run.harness,
+        harnessBaseDir: run.harnessBaseDir,
+        ...(store === undefined ? {} : { store }),
+        ...(flags.resume === undefined ? {} : { resume: flags.resume }),
+        ...(retryErrors === undefined ? {} : { retryErrors }),
+        ...(flags.name === undefined ? {} : { name: flags.name }),
+        keepWorkspaces: flags.keepWorkspaces,
+        ...(run.judge === undefined ? {} : { judge: run.judge }),
+        ...(run.sandbox === undefined ? {} : { sandbox: run.sandbox }),
+        signal: signals.interrupt.signal,
+        stopNow: signals.stopNow.signal,
+        env: io.env,
+        settings: askedSettings(flags, run.given),
+        onEvent: async (event) => {
+          switch (event.type) {
+            case 'run_start': {
+              signals.experimentId = event.experiment.id;
+              if (flags.retryErrors !== undefined)
+                say(
+                  `harnesseval: retrying ${event.trials} errored trials of ${event.experiment.id} (kinds: transient, timeout, environment)`,
+                );
+              const why = rubricPendingReason(run.suite, event.experiment);
+              if (why !== undefined)
+                say(
+                  `harnesseval: ${why}; rubric criteria stay pending (grade them later with: harnesseval grade ${event.experiment.id})`,
+                );
+              for (const { reporter, destination } of run.fileReporters)
+                await reporter.onRunStart?.(event.experiment, { destination });
+              break;
+            }
+            case 'trial_end':
+              if (streaming.length > 0) {
+                const record = await redactRecord(event.record, io.env);
+                for (const reporter of streaming) await reporter.onTrialEnd?.(record);
+              }
+              progress?.update(event.progress);
+              break;
+            case 'store_failed':
+              say(`harnesseval: stopping: the store refused a write: ${event.error}`);
+              break;
+            case 'run_end':
+              progress?.finish();
+              for (const { reporter } of run.fileReporters) await reporter.onRunEnd?.(event.experiment);
+              break;
+            default:
+              break;
+          }
+        },
+      });
+    } catch (error) {
+      progress?.finish();
+      return reportError(io, error, {
+        invalid_input: EXIT.usage,
+        invalid_config: EXIT.usage,
+        not_found: EXIT.usage,
+      });
+    }
+    signals.reporting();
+    return await report(run, experiment);
+  } finally {
+    signals.uninstall();
+  }
+}
+
+async function report(run: RunInvocation, finished: Experiment): Promise<number> {
+  const { io, flags } = run;
+  // Reports get what the store gets: secret values from the environment are scrubbed.
+  const experiment = await redactedForReports(finished, io.env);
+  const color = useColor(io);
+  const width = io.stdout.columns ?? 100;
+  for (const reporter of run.stdoutReporters) {
+    const text = await reporter.report(experiment, { color, width });
+    // The lines on stderr below must not run on from the report's last line.
+    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  }
+  for (const { reporter, destination } of run.fileReporters) {
+    await reporter.report(experiment, { destination });
+    io.stderr.write(`wrote ${destination}\n`);
+  }
+  if (run.store !== undefined && flags.store !== false)
+    io.stderr.write(
+      `stored experiment ${experiment.id} in ${shownStore(chosenStore(flags.store, io.env))}\n`,
+    );
+  const kept = experiment.records.flatMap((r) => (r.workspace === undefined ? [] : [r.workspace]));
+  if (kept.length > 0)
+    io.stderr.write(
+      `kept ${kept.length} workspace${kept.length === 1 ? '' : 's'}: ${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}\n`,
+    );
+
+  if (experiment.status === 'interrupted') {
+    io.stderr.write(`harnesseval: interrupted; ${continuation(run.inputs, experiment.id)}\n`);
+    return EXIT.interrupted;
+  }
+  if (
+    experiment.records.length > 0 &&
+    experiment.records.every((r) => r.outcome === 'error' && r.error_kind === 'environment')
+  ) {
+    io.stderr.write(
+      `harnesseval: every trial hit an environment error (a check could not run here, which says nothing about the harness); first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
+    );
+    return EXIT.failure;
+  }
+  if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
+    io.stderr.write(
+      `harnesseval: every trial failed with an error; first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
+    );
+    return EXIT.failure;
+  }
+  if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
+  return EXIT.ok;
+}
+
+/** Why the suite's rubric criteria will wait for a human, when it has any and no judge can grade. */
+function rubricPendingReason(suite: Suite, experiment: Experiment): string | undefined {
+  const rubric = experiment.metadata['rubric'];
+  const reason =
+    typeof rubric === 'object' && rubric !== null
+      ? (rubric as { pendingReason?: unknown }).pendingReason
+      : undefined;
+  if (typeof reason !== 'string') return undefined;
+  const graded = suite.tasks.some((t) => t.criteria.some((c) => c.verification === 'rubric'));
+  return graded ? reason : undefined;
+}
+
+async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {
+  const [{ experimentToJson }, { ExperimentSchema }] = await Promise.all([
+    import('../../store/json-io.ts'),
+    import('../../core/experiment.ts'),
+  ]);
+  return ExperimentSchema.parse(JSON.parse(experimentToJson(experiment, { env })));
+}
+
+async function redactRecord(record: RunRecord, env: NodeJS.ProcessEnv): Promise<RunRecord> {
+  const [{ redactSecrets }, { RunRecordSchema }] = await Promise.all([
+    import('../../store/redact.ts'),
+    import('../../core/run-record.ts'),
+  ]);
+  return RunRecordSchema.parse(JSON.parse(redactSecrets(JSON.stringify(record), env)));
+}

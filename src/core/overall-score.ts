@@ -1,0 +1,116 @@
+import type { ErrorKind } from './agent-output.ts';
+import type { RunRecord } from './run-record.ts';
+
+/**
+ * The one definition of an experiment's overall score, used by every output (console, HTML,
+ * JSON, `grade`, `runs show`, the `overall_score` metric):
+ *
+ *   the task-weighted mean, over tasks with at least one decided trial, of the mean over those
+ *   trials of each trial's overall score (the suite's weights over its automated and rubric parts;
+ *   0 for a trial the harness errored on).
+ *
+ * A trial is decided once it has an outcome (pass, fail, or a harness error). Pending trials
+ * (waiting for a judge or a human) and environment errors (a check could not run) are left out and
+ * counted, never scored as 0 or as 1. While trials are pending the score covers the decided ones
+ * only; `possible_range` is where it can end up once they are graded.
+ */
+export interface OverallScore {
+  readonly value: number | null;
+  /** Trials behind the value. */
+  readonly decided: number;
+  readonly pending: number;
+  readonly environment_errors: number;
+  /** Tasks with at least one decided trial. */
+  readonly tasks: number;
+  /** The value once every pending trial is graded, at worst (all 0) and at best (all 1). */
+  readonly possible_range: readonly [number, number] | null;
+  /** Task id -> mean overall score of its decided trials. */
+  readonly per_task: ReadonlyMap<string, number>;
+}
+
+/** The record's error kind: its own (environment), else the adapter's (records stored before). */
+export function recordErrorKind(record: RunRecord): ErrorKind | undefined {
+  return record.error_kind ?? record.output.error_kind;
+}
+
+/** An errored trial whose checks could not run where they ran: it says nothing about the harness. */
+export function isEnvironmentError(record: RunRecord): boolean {
+  return record.outcome === 'error' && recordErrorKind(record) === 'environment';
+}
+
+/** The trial has an outcome that measures the harness: passed, failed or errored by the harness. */
+export function isDecided(record: RunRecord): boolean {
+  return record.outcome !== 'pending' && !isEnvironmentError(record);
+}
+
+function trialOverall(record: RunRecord): number {
+  if (record.outcome === 'error') return 0;
+  return record.scores['overall'] ?? (record.outcome === 'pass' ? 1 : 0);
+}
+
+function weightedMean(
+  byTask: ReadonlyMap<string, readonly number[]>,
+  weights: ReadonlyMap<string, number>,
+): { value: number | null; tasks: number; perTask: Map<string, number> } {
+  let weighted = 0;
+  let total = 0;
+  const perTask = new Map<string, number>();
+  for (const [task, values] of byTask) {
+    if (values.length === 0) continue;
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    perTask.set(task, mean);
+    const weight = weights.get(task) ?? 1;
+    weighted += weight * mean;
+    total += weight;
+  }
+  return { value: total > 0 ? weighted / total : null, tasks: perTask.size, perTask };
+}
+
+export function overallScore(
+  records: readonly RunRecord[],
+  tasks: readonly { readonly id: string; readonly weight: number }[],
+): OverallScore {
+  const weights = new Map(tasks.map((t) => [t.id, t.weight]));
+  const known = new Set(tasks.map((t) => t.id));
+  const decided = new Map<string, number[]>();
+  const atWorst = new Map<string, number[]>();
+  const atBest = new Map<string, number[]>();
+  const push = (map: Map<string, number[]>, task: string, value: number) => {
+    const list = map.get(task);
+    if (list === undefined) map.set(task, [value]);
+    else list.push(value);
+  };
+  let pending = 0;
+  let environment = 0;
+  let count = 0;
+  for (const record of records) {
+    if (known.size > 0 && !known.has(record.task_id)) continue;
+    if (isEnvironmentError(record)) {
+      environment++;
+      continue;
+    }
+    if (record.outcome === 'pending') {
+      pending++;
+      push(atWorst, record.task_id, 0);
+      push(atBest, record.task_id, 1);
+      continue;
+    }
+    count++;
+    const value = trialOverall(record);
+    push(decided, record.task_id, value);
+    push(atWorst, record.task_id, value);
+    push(atBest, record.task_id, value);
+  }
+  const mean = weightedMean(decided, weights);
+  const worst = weightedMean(atWorst, weights).value;
+  const best = weightedMean(atBest, weights).value;
+  return {
+    value: mean.value,
+    decided: count,
+    pending,
+    environment_errors: environment,
+    tasks: mean.tasks,
+    possible_range: pending > 0 && worst !== null && best !== null ? [worst, best] : null,
+    per_task: mean.perTask,
+  };
+}

@@ -1,0 +1,75 @@
+import type { RunRecord } from '../core/run-record.ts';
+import { groupBy } from '../stats/clustered.ts';
+import { emptyResult, metricResult } from './aggregate.ts';
+import { defineBuiltin } from './define.ts';
+
+/**
+ * Flaky tasks: tasks whose verdict changes from one attempt to the next with nothing changed —
+ * across the epochs of one run, and across stored runs of the same harness version. A flaky
+ * task's "regression" between two versions may be luck; `compare --exclude-flaky` reruns the
+ * comparison without them.
+ *
+ * Per task: `trials` finished attempts (pending ones have no verdict yet), `passes` of them
+ * passed, and the flip rate is the share of pairs of attempts that disagree,
+ * passes · (trials - passes) / C(trials, 2) — the chance that two attempts drawn at random give
+ * different verdicts (0 for a stable task, at most about ½). A task is flaky when it has both a
+ * pass and a non-pass.
+ */
+export interface FlakyTask {
+  readonly task_id: string;
+  readonly trials: number;
+  readonly passes: number;
+  readonly flip_rate: number;
+  /** How many runs (experiments) the attempts came from. */
+  readonly runs: number;
+}
+
+/** A run's attempts: an experiment's id and records (only `task_id` and `outcome` are read). */
+export interface FlakinessRun {
+  readonly id: string;
+  readonly records: readonly Pick<RunRecord, 'task_id' | 'outcome'>[];
+}
+
+/**
+ * Tasks with both a pass and a non-pass among the finished attempts of `runs` (one run: its
+ * epochs; several runs of one harness version: all their attempts pooled), in first-seen order.
+ */
+export function flakyTasks(runs: readonly FlakinessRun[]): FlakyTask[] {
+  const finished = runs.flatMap((run) =>
+    run.records.filter((r) => r.outcome !== 'pending').map((r) => ({ run: run.id, record: r })),
+  );
+  const flaky: FlakyTask[] = [];
+  for (const [task, group] of groupBy(finished, (x) => x.record.task_id)) {
+    const trials = group.length;
+    const passes = group.filter((x) => x.record.outcome === 'pass').length;
+    if (trials < 2 || passes === 0 || passes === trials) continue;
+    flaky.push({
+      task_id: task,
+      trials,
+      passes,
+      flip_rate: (passes * (trials - passes)) / ((trials * (trials - 1)) / 2),
+      runs: new Set(group.map((x) => x.run)).size,
+    });
+  }
+  return flaky;
+}
+
+/**
+ * The number of flaky tasks among those with at least two finished attempts (n), with each one's
+ * attempts, passes and flip rate in `details.tasks`. n/a with one attempt per task: a single
+ * attempt cannot show flakiness. It counts tasks, so it has no interval and no paired test.
+ */
+export const flakyTasksMetric = defineBuiltin('flaky_tasks', {
+  unit: 'count',
+  calculate(input, shape) {
+    const finished = input.records.filter((r) => r.outcome !== 'pending');
+    const repeated = [...groupBy(finished, (r) => r.task_id).values()].filter((g) => g.length >= 2).length;
+    const flaky = flakyTasks([{ id: 'this run', records: input.records }]);
+    const details = {
+      tasks: flaky.map(({ runs: _runs, ...task }) => task),
+      rule: 'a task with both a pass and a non-pass among its finished attempts',
+    };
+    if (repeated === 0) return emptyResult(shape, { ...details, reason: 'one attempt per task' });
+    return metricResult(shape, { value: flaky.length, stderr: null, n: repeated }, details, { ci: null });
+  },
+});

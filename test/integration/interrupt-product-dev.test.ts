@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Experiment, ExperimentSchema } from '../../src/core/experiment.ts';
+import { cli, ROOT, startCli } from '../helpers/run-cli.ts';
+
+// Ctrl-C during the product-dev suite: the trials in flight are not results of the harness (they
+// were stored as FAIL, their criteria killed by the signal); they run again on resume, and the
+// resumed experiment equals an uninterrupted one. Two tasks keep it to about a minute.
+
+const SUITE = join(ROOT, 'suites/product-dev/suite.yaml');
+const HARNESS = join(ROOT, 'examples/harness-lineage/v0.5.0.yaml');
+// auth-implementation and crud-api
+const FILTER = ['--filter-id', '[ac][ur]*'];
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'harnesseval-interrupt-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function exported(db: string, id: string): Promise<Experiment> {
+  const file = join(dir, `${id}.json`);
+  const r = await cli(['runs', 'export', id, '-o', file, '--store', db], dir);
+  expect(r.status, r.stderr).toBe(0);
+  return ExperimentSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+}
+
+/** What must be equal between two runs: per trial its outcome, scores, criteria and process metrics. */
+function results(experiment: Experiment) {
+  return experiment.records.map((r) => ({
+    task: r.task_id,
+    epoch: r.epoch,
+    outcome: r.outcome,
+    scores: r.scores,
+    criteria: r.criteria.map((c) => [c.id, c.status, c.score]),
+    metrics: r.metrics,
+  }));
+}
+
+describe('Ctrl-C on the product-dev suite', () => {
+  it('in-flight trials are re-run on resume; the experiment equals an uninterrupted one', async () => {
+    const baselineDb = join(dir, 'baseline.db');
+    const baseline = await cli(
+      ['run', SUITE, '--harness', HARNESS, ...FILTER, '-j', '2', '--store', baselineDb, '--no-progress'],
+      dir,
+    );
+    expect(baseline.status, baseline.stderr).toBe(0);
+    const baselineId = /stored experiment (\S+)/.exec(baseline.stderr)?.[1] ?? '';
+
+    const db = join(dir, 'interrupted.db');
+    const run = startCli(
+      ['run', SUITE, '--harness', HARNESS, ...FILTER, '-j', '2', '--store', db, '--no-progress'],
+      dir,
+    );
+    // Both trials are in flight (each takes over 10 s: copy, then node --test criteria).
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    expect(stopped.status, stopped.stderr).toBe(130);
+    const id = /--resume (\S+)/.exec(stopped.stderr)?.[1] ?? '';
+    const partial = await exported(db, id);
+    expect(partial.status).toBe('interrupted');
+    // Whatever finished within the grace period is a real result; nothing stopped is stored.
+    for (const record of partial.records) {
+      expect(record.outcome, JSON.stringify(record.criteria)).not.toBe('fail');
+      expect(record.criteria.every((c) => c.status !== 'error')).toBe(true);
+    }
+    expect(partial.records.length).toBeLessThan(2);
+
+    const command = /resume with: harnesseval (.+)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
+    const resumed = await cli([...command, '--no-progress'], dir);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const finished = await exported(db, id);
+    expect(finished.status).toBe('completed');
+    expect(results(finished)).toEqual(results(await exported(baselineDb, baselineId)));
+  }, 240_000);
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { SuiteSchema } from '../../../src/core/suite.ts';
+import { finishedRecords, resumedSettings, resumedTasks } from '../../../src/runner/resume-plan.ts';
+import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
+
+const stored = makeExperiment({
+  settings: { epochs: 3, concurrency: 4, timeout_seconds: 30, retries: 1, seed: 7, filters: { id: 't-1*' } },
+  suite: { id: 's', tasks: [{ id: 't-12' }, { id: 't-10' }] },
+});
+
+describe('resumedSettings', () => {
+  it('keeps the stored plan and takes only the concurrency asked for now', () => {
+    expect(resumedSettings(stored, { concurrency: 9 })).toEqual({ ...stored.settings, concurrency: 9 });
+    expect(resumedSettings(stored, {})).toEqual(stored.settings);
+  });
+
+  it('accepts plan settings equal to the stored ones', () => {
+    expect(resumedSettings(stored, { epochs: 3, seed: 7, filters: { id: 't-1*' } })).toEqual(stored.settings);
+  });
+
+  it('refuses every plan setting that differs, naming each with what it ran with', () => {
+    expect(() => resumedSettings(stored, { epochs: 1, retries: 0, filters: {} })).toThrow(
+      /--epochs 1 \(it ran with 3\); --retries 0 \(it ran with 1\); --filter-id\/--filter-tag\/--filter-difficulty \{\} \(it ran with \{"id":"t-1\*"\}\)/,
+    );
+    expect(() => resumedSettings(makeExperiment(), { seed: 3 })).toThrow(/--seed 3 \(it ran with none\)/);
+  });
+});
+
+describe('resumedTasks', () => {
+  const suite = SuiteSchema.parse({
+    id: 's',
+    tasks: ['t-00', 't-10', 't-11', 't-12'].map((id) => ({ id, input: id })),
+  });
+
+  it('takes the stored tasks in the stored order, not the filters run again', () => {
+    expect(resumedTasks(suite, stored).map((t) => t.id)).toEqual(['t-12', 't-10']);
+  });
+
+  it('refuses a stored task that the suite no longer has', () => {
+    const gone = makeExperiment({ suite: { id: 's', tasks: [{ id: 't-99' }] } });
+    expect(() => resumedTasks(suite, gone)).toThrow(/ran task t-99, which suite s no longer has/);
+  });
+});
+
+describe('finishedRecords', () => {
+  it('drops trials that were aborted (not results of the harness) so that they run again', () => {
+    const kept = makeRecord({ task_id: 'a' });
+    const aborted = makeRecord({
+      task_id: 'b',
+      outcome: 'error',
+      output: { output: null, error: 'the trial was aborted: interrupted', error_kind: 'aborted' },
+    });
+    expect(finishedRecords([kept, aborted])).toEqual([kept]);
+  });
+});
