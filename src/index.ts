@@ -22,6 +22,7 @@ export {
   type Comparison,
   checkRegressions,
   compareExperiments,
+  type DomainComparison,
   type FlippedTask,
   type MetricComparison,
   type MetricDelta,
@@ -56,14 +57,27 @@ export {
   type LoadOptions,
   lintFile,
   loadHarnessConfig,
+  loadModelScript,
   loadRubric,
   loadSuite,
   loadTaskSpec,
+  type ModelScript,
+  ModelScriptSchema,
   parseEvalCaseV0,
   safeLoadSuite,
   streamEvalCases,
   validateFile,
 } from './formats/index.ts';
+export {
+  Cassette,
+  Gateway,
+  type GatewayCall,
+  GatewayCallSchema,
+  type GatewayOptions,
+  type GatewayRoute,
+  type StartGatewayOptions,
+  startGateway,
+} from './gateway/index.ts';
 export { EVENTS_ENV, type HarnessEvent, HarnessEventSchema, parseEvents } from './instrument/events.ts';
 export { type Harness, type HarnessContext, type HarnessResult, harnessAgent } from './instrument/harness.ts';
 export { ingestOtlp, type OtelIngest } from './instrument/otel.ts';
@@ -101,6 +115,7 @@ export {
   pairedDifference,
   passAtK,
   passHatK,
+  stratifiedPaired,
   tasksNeeded,
 } from './stats/index.ts';
 export type {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AcpOptionsSchema, ClaudeCodeOptionsSchema, CodexOptionsSchema } from './coding-agent-options.ts';
 
 /**
  * Names and option schemas of the built-in adapters. Implementations load lazily so that
@@ -68,13 +69,25 @@ export const adapterOptionSchemas = {
       /** The argument name that receives a text input for `default_tool`. */
       input_argument: z.string().default('input'),
       startup_timeout_seconds: z.number().positive().default(20),
+      /**
+       * `run`: one server for the whole run (stateless servers); `trial`: a fresh server for each
+       * trial, so a stateful one starts clean and concurrent trials do not share its state.
+       */
+      lifecycle: z.enum(['run', 'trial']).default('run'),
     })
     .strict()
     .refine((o) => (o.command === undefined) !== (o.url === undefined), {
       message: 'give exactly one of `command` (stdio) or `url` (streamable HTTP)',
+    })
+    .refine((o) => o.lifecycle !== 'trial' || o.command !== undefined, {
+      message: '`lifecycle: trial` starts a server for each trial, so it needs `command` (not `url`)',
+      path: ['lifecycle'],
     }),
   /** Harbor's oracle: runs the task's own solution/solve.sh in the sandbox (is every task solvable?). */
   oracle: z.object({}).strict(),
+  'claude-code': ClaudeCodeOptionsSchema,
+  codex: CodexOptionsSchema,
+  acp: AcpOptionsSchema,
 } as const;
 
 export type BuiltinAdapterName = keyof typeof adapterOptionSchemas;

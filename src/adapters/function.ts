@@ -3,6 +3,7 @@ import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
 import { harnessAgent, isHarness } from '../instrument/harness.ts';
 import { RunTracker, type TrackerViews } from '../instrument/tracker.ts';
+import { importUserModule, parseModuleRef } from '../plugins/user-module.ts';
 import {
   abortedOutput,
   failedOutput,
@@ -11,7 +12,6 @@ import {
   thrownErrorKind,
 } from './agent-result.ts';
 import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
-import { importUserModule, parseModuleRef } from './module-ref.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
 
 /**

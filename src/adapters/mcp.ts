@@ -1,44 +1,13 @@
-import { z } from 'zod';
-import { type AgentOutput, type AgentOutputDraft, agentOutput } from '../core/agent-output.ts';
+import { type AgentOutput, type AgentOutputDraft, agentOutput, type ToolCall } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
 import { type AdapterOptions, adapterOptionSchemas } from './catalog.ts';
-import { abortKind, callMcpTool } from './mcp-call.ts';
+import { abortKind, callMcpTool, type KnownTools, type ToolCallOutcome, toolLister } from './mcp-call.ts';
 import { connectMcp, describeLostServer, type McpConnection } from './mcp-connection.ts';
+import { type PlannedCall, planToolCalls } from './mcp-plan.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
 
 type McpOptions = AdapterOptions<'mcp'>;
-
-/** A task input that names the tool itself: `{tool: hello_world, arguments: {name: Ada}}`. */
-const DirectCallSchema = z
-  .object({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })
-  .strict();
-
-type Plan = { ok: true; tool: string; args: Record<string, unknown> } | { ok: false; message: string };
-
-/** Which tool a task input calls, and with what. */
-export function planToolCall(input: TaskInput, options: McpOptions): Plan {
-  if (typeof input !== 'string' && 'tool' in input) {
-    const parsed = DirectCallSchema.safeParse(input);
-    if (parsed.success) return { ok: true, tool: parsed.data.tool, args: parsed.data.arguments };
-    return {
-      ok: false,
-      message:
-        'an MCP task input with `tool` must be `{tool: string, arguments?: object}` and nothing else: ' +
-        parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '),
-    };
-  }
-  if (options.default_tool === undefined) {
-    return {
-      ok: false,
-      message:
-        'the MCP adapter needs a task input `{tool, arguments}`, or the option `default_tool` ' +
-        '(with `input_argument`) to call a tool with a text input',
-    };
-  }
-  const args = typeof input === 'string' ? { [options.input_argument]: input } : { ...input };
-  return { ok: true, tool: options.default_tool, args };
-}
 
 function failure(error: string, kind: AgentOutputDraft['error_kind'], started: number): AgentOutput {
   return agentOutput({
@@ -66,9 +35,12 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
 const MAX_RESTARTS = 3;
 
 /**
- * One MCP server per run: the connection is made on the first trial and shared by all of them.
- * A stdio server that dies takes the trial in flight with it (a `crash`); the next trial starts
- * it again, up to MAX_RESTARTS times per run.
+ * With `lifecycle: run` (the default) one MCP server serves the run: the connection is made on the
+ * first trial and shared by all of them; a stdio server that dies takes the trial in flight with
+ * it (a `crash`) and the next trial starts it again, up to MAX_RESTARTS times per run. With
+ * `lifecycle: trial` every trial gets a server of its own, started before its first call and
+ * stopped after its last, so a stateful server (memory, files) starts clean each time and
+ * concurrent trials cannot see each other's state. Latency counts the calls, not the start-up.
  */
 class McpAgent implements AgentV1 {
   readonly specificationVersion = 'v1';
@@ -77,24 +49,31 @@ class McpAgent implements AgentV1 {
   #connection: Promise<McpConnection> | undefined;
   #closed = false;
   #restarts = 0;
+  readonly #toolLists = new WeakMap<McpConnection, KnownTools>();
 
   constructor(
     private readonly options: McpOptions,
     private readonly environment: AdapterEnvironment,
   ) {}
 
-  #connect(): Promise<McpConnection> {
+  #connect(ctx: TrialContext): Promise<McpConnection> {
+    if (this.options.lifecycle === 'trial') {
+      // `${HARNESSEVAL_TRIAL}` in `env` names per-trial state (a memory file per trial).
+      return connectMcp(this.options, { ...this.environment, env: { ...this.environment.env, ...ctx.env } });
+    }
     this.#connection ??= connectMcp(this.options, this.environment);
     return this.#connection;
   }
 
   async run(input: TaskInput, ctx: TrialContext): Promise<AgentOutput> {
     const started = performance.now();
+    let own: McpConnection | undefined;
     try {
       if (this.#closed) return failure('the MCP adapter was already closed', 'aborted', started);
-      const plan = planToolCall(input, this.options);
+      const plan = planToolCalls(input, this.options);
       if (!plan.ok) return failure(plan.message, 'config', started);
-      const connection = await unlessAborted(this.#connect(), ctx.signal);
+      const connection = await unlessAborted(this.#connect(ctx), ctx.signal);
+      if (this.options.lifecycle === 'trial') own = connection;
       if (connection === undefined) {
         return failure(
           'the trial was stopped while connecting to the MCP server',
@@ -103,34 +82,64 @@ class McpAgent implements AgentV1 {
         );
       }
       if (!connection.ok) return failure(connection.message, 'config', started);
-      const outcome = await callMcpTool({
-        client: connection.client,
-        tool: plan.tool,
-        args: plan.args,
-        signal: ctx.signal,
-        classify: (error) => {
-          const lost = describeLostServer(connection.transport, this.options);
-          if (lost !== undefined) {
-            this.#forget(connection);
-            return { message: this.#restartNote(lost), kind: 'crash' };
-          }
-          return { message: `tool \`${plan.tool}\` failed: ${errorMessage(error)}`, kind: 'agent' };
-        },
-      });
       const server = connection.client.getServerVersion();
-      return agentOutput({
-        output: outcome.output,
-        structured: outcome.structured,
-        error: outcome.error,
-        error_kind: outcome.error_kind,
-        tool_calls: [outcome.call],
-        latency: (performance.now() - started) / 1000,
-        metadata: server === undefined ? {} : { mcp_server: { name: server.name, version: server.version } },
+      // `return await`: the `finally` below must not stop a per-trial server before its script ends.
+      return await this.#script(connection, plan.calls, ctx, {
+        ...(server === undefined ? {} : { mcp_server: { name: server.name, version: server.version } }),
       });
     } catch (error) {
       // A bug here must not take the run down: the trial records it instead.
       return failure(`MCP adapter error: ${errorMessage(error)}`, 'agent', started);
+    } finally {
+      if (own?.ok === true) await closeConnection(own);
     }
+  }
+
+  /** Makes the calls in order on one connection, stopping at the first that fails. */
+  async #script(
+    connection: McpConnection & { ok: true },
+    calls: readonly PlannedCall[],
+    ctx: TrialContext,
+    metadata: Record<string, unknown>,
+  ): Promise<AgentOutput> {
+    const started = performance.now();
+    let knownTools = this.#toolLists.get(connection);
+    if (knownTools === undefined) {
+      knownTools = toolLister(connection.client);
+      this.#toolLists.set(connection, knownTools);
+    }
+    const made: ToolCall[] = [];
+    let last: ToolCallOutcome | undefined;
+    for (const [i, call] of calls.entries()) {
+      last = await callMcpTool({
+        client: connection.client,
+        tool: call.tool,
+        args: call.args,
+        signal: ctx.signal,
+        knownTools,
+        lost: () => {
+          const lost = describeLostServer(connection.transport, this.options);
+          if (lost === undefined) return undefined;
+          if (this.options.lifecycle !== 'trial') this.#forget(connection);
+          return { message: this.#restartNote(lost), kind: 'crash' };
+        },
+      });
+      made.push(last.call);
+      if (last.error !== undefined) {
+        const step = calls.length > 1 ? `step ${i + 1} of ${calls.length}: ` : '';
+        last = { ...last, error: `${step}${last.error}` };
+        break;
+      }
+    }
+    return agentOutput({
+      output: last?.output ?? null,
+      structured: last?.structured,
+      error: last?.error,
+      error_kind: last?.error_kind,
+      tool_calls: made,
+      latency: (performance.now() - started) / 1000,
+      metadata,
+    });
   }
 
   /** Drops a dead server's connection so that the next trial starts a new one (within the limit). */
@@ -146,6 +155,7 @@ class McpAgent implements AgentV1 {
   }
 
   #restartNote(lost: string): string {
+    if (this.options.lifecycle === 'trial') return lost;
     return this.#restarts < MAX_RESTARTS
       ? `${lost}\n(the next trial starts the server again)`
       : `${lost}\n(the server was started again ${MAX_RESTARTS} times in this run; no more restarts)`;
@@ -158,10 +168,14 @@ class McpAgent implements AgentV1 {
     this.#connection = undefined;
     if (pending === undefined) return;
     const connection = await pending;
-    if (!connection.ok) return;
-    await connection.client.close().catch(() => {});
-    await connection.transport.close().catch(() => {});
+    if (connection.ok) await closeConnection(connection);
   }
+}
+
+/** Closes the client and stops the server process (its whole process group). */
+async function closeConnection(connection: McpConnection & { ok: true }): Promise<void> {
+  await connection.client.close().catch(() => {});
+  await connection.transport.close().catch(() => {});
 }
 
 export const mcpAdapter: AdapterDefinition<typeof adapterOptionSchemas.mcp> = {

@@ -48,6 +48,22 @@ export const builtinAdapters = {
     description: "Harbor's oracle: the task's own solution/solve.sh, run in the sandbox.",
     load: async () => (await import('./oracle.ts')).oracleAdapter,
   },
+  'claude-code': {
+    options: adapterOptionSchemas['claude-code'],
+    description:
+      'Claude Code (`claude -p`, stream-json) in the trial workspace; its stream becomes the trace.',
+    load: async () => (await import('./claude-code.ts')).claudeCodeAdapter,
+  },
+  codex: {
+    options: adapterOptionSchemas.codex,
+    description: 'Codex CLI (`codex exec --json`) in the trial workspace; its events become the trace.',
+    load: async () => (await import('./codex.ts')).codexAdapter,
+  },
+  acp: {
+    options: adapterOptionSchemas.acp,
+    description: 'Any Agent Client Protocol agent over stdio (Gemini CLI, OpenCode, Goose, ...).',
+    load: async () => (await import('./acp.ts')).acpAdapter,
+  },
 } as const satisfies BuiltinAdapters;
 
 /** A registered user adapter: its entry and the definition it came from. */

@@ -25,6 +25,22 @@ export interface TrialContext {
   readonly sandbox?: SandboxV1;
   /** The step of a multi-step task being run (0-based), when the task has steps. */
   readonly step?: { readonly index: number; readonly id: string };
+  /**
+   * The trial's route through the recording model gateway, when the harness config turns it on.
+   * Its variables are already in `env`; adapters of CLIs with their own settings (Codex's model
+   * provider) read the base URLs here.
+   */
+  readonly gateway?: TrialGateway;
+}
+
+/** Where a harness sends its model calls for one trial (see `gateway:` in a harness config). */
+export interface TrialGateway {
+  /** For Anthropic clients (`ANTHROPIC_BASE_URL`; they append `/v1/messages`). */
+  readonly anthropicBaseUrl: string;
+  /** For OpenAI clients (`OPENAI_BASE_URL`; they append `/chat/completions`, `/responses`). */
+  readonly openaiBaseUrl: string;
+  /** A placeholder key naming the route; the gateway sends the real one upstream. */
+  readonly apiKey: string;
 }
 
 /**

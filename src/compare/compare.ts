@@ -4,6 +4,8 @@ import type { Threshold } from '../core/suite.ts';
 import type { FlakinessRun } from '../metrics/flaky.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import type { AdjustMethod } from '../stats/multiplicity.ts';
+import type { StratumWeighting } from '../stats/stratified.ts';
+import { compareByDomain, domainMap } from './by-domain.ts';
 import { adjustFamily } from './family.ts';
 import { flippedTasks } from './flips.ts';
 import { experimentLabels, orderMetricNames } from './labels.ts';
@@ -44,6 +46,8 @@ export interface CompareOptions {
   readonly versionRuns?: readonly (readonly FlakinessRun[] | undefined)[];
   /** An always-valid sequential verdict for bounded metrics (rates, scores) with this ± margin. */
   readonly sequential?: { readonly margin: number };
+  /** How domains are weighted in the pooled stratified test (`by_domain`): `equal` (default) or `tasks`. */
+  readonly weighting?: StratumWeighting;
 }
 
 function describe(experiment: Experiment, label: string): ComparedExperiment {
@@ -148,6 +152,27 @@ export function compareExperiments(
   }));
 
   const pairs = scopes.map((scope) => pairComparison(scope, metrics));
+  const domains = domainMap(experiments);
+  const byDomain = scopes.flatMap((scope, i) => {
+    const result = compareByDomain({
+      baselineId: scope.baseline.id,
+      candidateId: scope.candidate.id,
+      shared: scope.shared,
+      domains,
+      clusters,
+      rows: rows.map((row) => ({
+        name: row.name,
+        direction: row.direction,
+        unit: row.unit,
+        aggregate: row.metric?.aggregate ?? 'mean',
+        raw: row.raw[i],
+      })),
+      weighting: options.weighting ?? 'equal',
+      adjust,
+      alpha,
+    });
+    return result === null ? [] : [result];
+  });
   const labels = experimentLabels(experiments);
   const comparison: Omit<Comparison, 'violations'> = {
     experiments: experiments.map((e, i) => describe(e, labels[i] ?? e.id)),
@@ -155,6 +180,7 @@ export function compareExperiments(
     adjust,
     metrics,
     pairs,
+    ...(byDomain.length === 0 ? {} : { by_domain: byDomain }),
     warnings: warningsFor(experiments, pairs, SMALL_SAMPLE_TASKS),
   };
   return {

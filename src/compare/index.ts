@@ -1,3 +1,10 @@
+export {
+  compareByDomain,
+  type DomainComparison,
+  type DomainMetricComparison,
+  domainMap,
+  type PooledMetric,
+} from './by-domain.ts';
 export { type CompareOptions, compareExperiments } from './compare.ts';
 export { formatPercent, metricDelta, relativeWorsening } from './delta.ts';
 export { failureExplanation, flippedTasks, PASS_MAJORITY, taskPassRates } from './flips.ts';

@@ -15,6 +15,12 @@ export interface RawDelta {
   readonly test: PairedComparison | null;
   /** Per-task differences in A's task order, for the sequential verdict. */
   readonly differences: readonly number[];
+  /** The per-task values the test ran on and its kind, for the per-domain tests (by-domain.ts). */
+  readonly perTask?: {
+    readonly a: ReadonlyMap<string, number>;
+    readonly b: ReadonlyMap<string, number>;
+    readonly kind: 'binary' | 'continuous';
+  };
 }
 
 /** The stored result, or — for a metric the experiment did not store — computed from its records. */
@@ -122,5 +128,6 @@ export function rawDelta(options: {
     direction: { ...delta, delta: delta.delta === 0 ? 0 : test.mean_difference },
     test,
     differences: perTask.tasks.map((t) => b.get(t)! - a.get(t)!),
+    perTask: { a, b, kind: binary ? 'binary' : 'continuous' },
   };
 }

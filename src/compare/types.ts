@@ -2,6 +2,7 @@ import type { Direction } from '../core/experiment.ts';
 import type { FlakyTask } from '../metrics/flaky.ts';
 import type { AdjustMethod } from '../stats/multiplicity.ts';
 import type { PairedComparison } from '../stats/significance.ts';
+import type { DomainComparison } from './by-domain.ts';
 
 /** One experiment as a column of a comparison. */
 export interface ComparedExperiment {
@@ -137,6 +138,11 @@ export interface Comparison {
   readonly adjust: AdjustMethod;
   readonly metrics: readonly MetricComparison[];
   readonly pairs: readonly PairComparison[];
+  /**
+   * Per candidate whose shared tasks span several domains: a paired test per domain and a pooled
+   * stratified test per metric (docs/statistics.md, "Across domains"). Absent for one domain.
+   */
+  readonly by_domain?: readonly DomainComparison[];
   /** Different suite versions, disjoint task sets, unfinished experiments. */
   readonly warnings: readonly string[];
   /** Broken regression rules, when thresholds were given. */

@@ -46,6 +46,7 @@ export const AgentCallSchema = z.object({
   tokens_in: z.number().nonnegative().default(0),
   tokens_out: z.number().nonnegative().default(0),
   cached_tokens: z.number().nonnegative().default(0),
+  /** Input tokens written to the prompt cache (part of `tokens_in`, like `cached_tokens`). */
   cache_write_tokens: z.number().nonnegative().optional(),
   cost_usd: z.number().nonnegative().optional(),
   duration_seconds: z.number().nonnegative().optional(),
@@ -67,7 +68,8 @@ export const OperatorPromptSchema = z.object({
 });
 export type OperatorPrompt = z.infer<typeof OperatorPromptSchema>;
 
-export const HumanActionSchema = z.enum(['review', 'edit', 'approve', 'reject', 'answer']);
+/** `permission`: the harness asked for (or was refused) permission to use a tool. */
+export const HumanActionSchema = z.enum(['review', 'edit', 'approve', 'reject', 'answer', 'permission']);
 export type HumanAction = z.infer<typeof HumanActionSchema>;
 
 export const HumanTouchpointSchema = z.object({
@@ -132,6 +134,11 @@ export const ErrorKindSchema = z.enum([
   'timeout',
   'agent', // the harness reported or raised an error
   'crash', // the process exited abnormally
+  // A tool server's answers (MCP): the call named no tool it has, its arguments were refused, or
+  // the tool ran and reported an error. Distinct so a test can expect one (`expect_error`).
+  'tool_unknown',
+  'tool_invalid_args',
+  'tool_error',
   'config', // the adapter is misconfigured (module not found, server fails to start)
   'invalid_output', // the output could not be parsed
   'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
@@ -139,6 +146,19 @@ export const ErrorKindSchema = z.enum([
   'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
+/**
+ * Errors that are the system's own answer to the input (a refusal, a tool error, a crash), as
+ * opposed to the run failing around it (a timeout, a bad config, an interruption). Only these can
+ * be what a test expects (`expect_error`).
+ */
+export const ANSWER_ERROR_KINDS: readonly ErrorKind[] = [
+  'agent',
+  'crash',
+  'tool_unknown',
+  'tool_invalid_args',
+  'tool_error',
+];
 
 /** What an adapter returns for one trial. Adapters never throw: failures set `error`. */
 export const AgentOutputSchema = z.object({

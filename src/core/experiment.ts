@@ -85,9 +85,19 @@ export const ExperimentSchema = z.object({
     file: z.string().optional(),
     format: SuiteFormatSchema.optional(),
     hash: z.string().optional(),
-    /** Task ids in file order, with weight and cluster: what a complete run contains. */
+    /**
+     * Task ids in file order, with weight, cluster and domain (the task's, else the suite's): what
+     * a complete run contains; `compare` stratifies by domain when the tasks span several.
+     */
     tasks: z
-      .array(z.object({ id: z.string(), weight: z.number().default(1), cluster: z.string().optional() }))
+      .array(
+        z.object({
+          id: z.string(),
+          weight: z.number().default(1),
+          cluster: z.string().optional(),
+          domain: z.string().optional(),
+        }),
+      )
       .default([]),
   }),
   harness: HarnessConfigSchema,

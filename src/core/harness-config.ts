@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GatewaySettingsSchema } from './gateway-config.ts';
 import { SandboxConfigSchema } from './sandbox-config.ts';
 
 /** USD per million tokens of one model. */
@@ -40,6 +41,8 @@ export const HarnessConfigSchema = z.object({
   pricing: PricingOverrideSchema.optional(),
   /** Run each trial's harness and checks in a sandbox (overrides the suite's `sandbox:`). */
   sandbox: SandboxConfigSchema.optional(),
+  /** Route the harness's model calls through the recording gateway (see docs/evaluating-coding-agents.md). */
+  gateway: GatewaySettingsSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
 });
 export type HarnessConfig = z.infer<typeof HarnessConfigSchema>;

@@ -5,6 +5,7 @@ export * from './diagnostic-schema.ts';
 export * from './errors.ts';
 export * from './evaluation.ts';
 export * from './experiment.ts';
+export * from './gateway-config.ts';
 export * from './harness-config.ts';
 export { type JudgeConfig, JudgeConfigSchema, JudgeSettingSchema } from './judge.ts';
 export * from './plugin-ref.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentOutputSchema, ErrorKindSchema, emptyTrace, TraceSchema } from './agent-output.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from './evaluation.ts';
+import { TaskInputSchema } from './task.ts';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
@@ -75,6 +76,9 @@ export const RunRecordSchema = z.object({
   cost_usd: z.number().nonnegative().nullable().default(null),
   outcome: OutcomeSchema,
   error: z.string().optional(),
+  /** What the harness was given and the value it was checked against, to read beside the output. */
+  input: TaskInputSchema.optional(),
+  expected: z.unknown().optional(),
   /**
    * Why the trial errored: the adapter's kind (`timeout`, `transient`, `crash`...), or
    * `environment` when a check could not run where it ran. Absent in records stored before it

@@ -19,19 +19,31 @@ export const ThresholdSchema = z
   });
 export type Threshold = z.infer<typeof ThresholdSchema>;
 
+/** The scoring a file gets when it says nothing: the one place these defaults are written. */
+export const DEFAULT_SCORING = {
+  method: 'weighted_average',
+  pass_threshold: 0.75,
+  weights: { functional: 0.6, rubric: 0.4 },
+} as const;
+
 /** How a trial's criteria combine into its overall score, and when the suite passes. */
 export const ScoringSchema = z.object({
-  method: z.literal('weighted_average').default('weighted_average'),
-  pass_threshold: z.number().min(0).max(1).default(0.75),
+  method: z.literal('weighted_average').default(DEFAULT_SCORING.method),
+  pass_threshold: z.number().min(0).max(1).default(DEFAULT_SCORING.pass_threshold),
   /** Share of the overall score from functional (automated) criteria vs rubric dimensions. */
   weights: z
     .object({
-      functional: z.number().nonnegative().default(0.6),
-      rubric: z.number().nonnegative().default(0.4),
+      functional: z.number().nonnegative().default(DEFAULT_SCORING.weights.functional),
+      rubric: z.number().nonnegative().default(DEFAULT_SCORING.weights.rubric),
     })
-    .default({ functional: 0.6, rubric: 0.4 }),
+    .default({ ...DEFAULT_SCORING.weights }),
 });
 export type Scoring = z.infer<typeof ScoringSchema>;
+
+/** A fresh copy of the default scoring (callers may not share the frozen constant's objects). */
+export function defaultScoring(): Scoring {
+  return { ...DEFAULT_SCORING, weights: { ...DEFAULT_SCORING.weights } };
+}
 
 export const SuiteFormatSchema = z.enum([
   'eval-case-v0',
@@ -56,11 +68,7 @@ export const SuiteSchema = z.object({
   evaluators: z.array(EvaluatorRefSchema).default([]),
   metrics: z.array(MetricRefSchema).default([]),
   thresholds: z.record(z.string(), ThresholdSchema).default({}),
-  scoring: ScoringSchema.default({
-    method: 'weighted_average',
-    pass_threshold: 0.75,
-    weights: { functional: 0.6, rubric: 0.4 },
-  }),
+  scoring: ScoringSchema.default(defaultScoring),
   rubrics: z.array(RubricSchema).default([]),
   /** The model that grades rubric criteria (`--judge` overrides it). */
   judge: JudgeSettingSchema.optional(),

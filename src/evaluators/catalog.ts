@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorKindSchema } from '../core/agent-output.ts';
 import { CommandSchema } from '../core/task.ts';
 
 /**
@@ -7,6 +8,9 @@ import { CommandSchema } from '../core/task.ts';
  */
 const text = z.string();
 const expectedOverride = z.unknown().optional();
+/** A key of the JSON output (dots for nested keys) whose text, or list of texts, is checked. */
+const field = text.regex(/^[^.]+(\.[^.]+)*$/, 'keys joined by dots, e.g. "body" or "cta.href"').optional();
+const bound = z.number().int().nonnegative().optional();
 
 export const evaluatorOptionSchemas = {
   exact_match: z
@@ -96,8 +100,54 @@ export const evaluatorOptionSchemas = {
       mode: z.enum(['strict', 'unordered', 'subset', 'superset']).default('strict'),
     })
     .strict(),
+  text_length: z
+    .object({
+      unit: z.enum(['words', 'characters', 'sentences']).default('words'),
+      min: bound,
+      max: bound,
+      field,
+    })
+    .strict()
+    .refine((o) => o.min !== undefined || o.max !== undefined, { message: 'give min, max or both' })
+    .refine((o) => o.min === undefined || o.max === undefined || o.min <= o.max, {
+      message: 'min must not be above max',
+    }),
+  reading_level: z
+    .object({
+      /** Highest Flesch-Kincaid grade level allowed (US school grade; 8 is plain English). */
+      max_grade: z.number().optional(),
+      /** Lowest Flesch reading ease allowed (0-100, higher is easier; 60 is plain English). */
+      min_ease: z.number().optional(),
+      field,
+    })
+    .strict()
+    .refine((o) => o.max_grade !== undefined || o.min_ease !== undefined, {
+      message: 'give max_grade, min_ease or both',
+    }),
+  links: z
+    .object({
+      /** Links that must appear, compared as written (query string included). */
+      required: z.array(z.string().url()).default([]),
+      /** Hosts every link must be on (a subdomain of one counts); any host when absent. */
+      allowed_hosts: z.array(text.min(1)).optional(),
+      https_only: z.boolean().default(false),
+      min: bound,
+      max: bound,
+      field,
+    })
+    .strict(),
   latency: z.object({ max_seconds: z.number().positive() }).strict(),
   cost: z.object({ max_usd: z.number().nonnegative() }).strict(),
+  expect_error: z
+    .object({
+      /** The error kind(s) that pass, e.g. `tool_invalid_args`; any answer error when absent. */
+      kind: z.union([ErrorKindSchema, z.array(ErrorKindSchema).min(1)]).optional(),
+      /** Text the error message must contain. */
+      message: text.optional(),
+      /** A regular expression the error message must match (checked like the regex evaluator's). */
+      pattern: text.optional(),
+    })
+    .strict(),
   javascript: z
     .object({
       /** `./path/to/file.ts#exportName` relative to the suite file. */
@@ -143,7 +193,14 @@ export const evaluatorOptionSchemas = {
       allow_self_judge: z.boolean().default(false),
     })
     .strict(),
-  human: z.object({ instructions: text.optional() }).strict(),
+  human: z
+    .object({
+      /** What the person checks; shown when grading. */
+      instructions: text.optional(),
+      /** Rubric file (relative to the suite) or rubric id; without one, "meets the instructions" 1-4. */
+      rubric: text.optional(),
+    })
+    .strict(),
 } as const;
 
 export type BuiltinEvaluatorName = keyof typeof evaluatorOptionSchemas;

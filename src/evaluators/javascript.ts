@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import { loadUserExport } from '../plugins/user-module.ts';
 import { evaluatorOptionSchemas } from './catalog.ts';
 import { evaluatorFrom } from './define.ts';
 import { binary, cannotJudge, type Verdict } from './result.ts';
 import type { EvaluatorDefinition } from './types.ts';
-import { loadUserExport } from './user-module.ts';
 
 const options = evaluatorOptionSchemas.javascript;
 

@@ -16,10 +16,18 @@ export interface BuiltinEvaluatorEntry<S extends z.ZodType> {
 
 type Schemas = typeof evaluatorOptionSchemas;
 
-function later(name: string): () => Promise<never> {
+/**
+ * `llm_rubric` and `human` grade after the trial, so they are criteria, not per-trial checks: a
+ * suite converts them (core/graded-evaluators.ts) before any evaluator is created. Only a direct
+ * `createEvaluator` call reaches this.
+ */
+function gradedLater(name: string): () => Promise<never> {
   return () =>
     Promise.reject(
-      new HarnessEvalError('invalid_config', `the ${name} evaluator is not available in this version yet`),
+      new HarnessEvalError(
+        'invalid_config',
+        `${name} is graded after the trial, as a ${name === 'human' ? 'human' : 'rubric'} criterion of each task: name it in a suite's evaluators (runExperiment and the CLI convert it), not through createEvaluator`,
+      ),
     );
 }
 
@@ -80,6 +88,21 @@ export const builtinEvaluators = {
     description: 'the sequence of tool calls matches the expected one',
     load: async () => (await import('./trajectory.ts')).trajectory,
   },
+  text_length: {
+    options: evaluatorOptionSchemas.text_length,
+    description: 'the text (or each text of a field) has between min and max words, characters or sentences',
+    load: async () => (await import('./text-length.ts')).textLength,
+  },
+  reading_level: {
+    options: evaluatorOptionSchemas.reading_level,
+    description: 'the text reads at or below a Flesch-Kincaid grade, or at or above a Flesch reading ease',
+    load: async () => (await import('./reading-level.ts')).readingLevel,
+  },
+  links: {
+    options: evaluatorOptionSchemas.links,
+    description: 'required links are present, and every link is on an allowed host (https only on request)',
+    load: async () => (await import('./links.ts')).links,
+  },
   latency: {
     options: evaluatorOptionSchemas.latency,
     description: 'the agent answered within max_seconds',
@@ -89,6 +112,11 @@ export const builtinEvaluators = {
     options: evaluatorOptionSchemas.cost,
     description: 'the trial cost at most max_usd',
     load: async () => (await import('./cost.ts')).cost,
+  },
+  expect_error: {
+    options: evaluatorOptionSchemas.expect_error,
+    description: 'the trial ends in the expected error (kind, message): a refusal that should happen passes',
+    load: async () => (await import('./expect-error.ts')).expectError,
   },
   javascript: {
     options: evaluatorOptionSchemas.javascript,
@@ -107,13 +135,13 @@ export const builtinEvaluators = {
   },
   llm_rubric: {
     options: evaluatorOptionSchemas.llm_rubric,
-    description: 'a judge model grades the output against a rubric',
-    load: later('llm_rubric'),
+    description: 'a judge model grades the output against a rubric (a rubric criterion of each task)',
+    load: gradedLater('llm_rubric'),
   },
   human: {
     options: evaluatorOptionSchemas.human,
-    description: 'a person grades the output later',
-    load: later('human'),
+    description: 'a person grades the output later with `harnesseval grade` (pending until then)',
+    load: gradedLater('human'),
   },
 } as const satisfies { readonly [N in BuiltinEvaluatorName]: BuiltinEvaluatorEntry<Schemas[N]> };
 
@@ -203,7 +231,11 @@ async function instantiate<S extends z.ZodType>(
 ): Promise<EvaluatorV1> {
   const parsed = definition.options.safeParse(rawOptions);
   if (!parsed.success) throw optionsError(definition.name, parsed.error);
-  return definition.create(parsed.data, environment);
+  const created = await definition.create(parsed.data, environment);
+  // The definition declares it; the instance carries it so the runner sees it after wrapping.
+  return definition.judgesErrors === true && created.judgesErrors !== true
+    ? { ...created, judgesErrors: true, evaluate: (ctx) => created.evaluate(ctx) }
+    : created;
 }
 
 /**

@@ -71,8 +71,9 @@ export function withCommonBehaviour(inner: EvaluatorV1, behaviour: CommonBehavio
   return {
     specificationVersion: 'v1',
     name: behaviour.label,
+    ...(inner.judgesErrors === true ? { judgesErrors: true } : {}),
     async evaluate(ctx: EvaluationContext): Promise<EvaluationResult> {
-      if (ctx.output.error !== undefined) {
+      if (ctx.output.error !== undefined && inner.judgesErrors !== true && ctx.errorIsOutput !== true) {
         const kind = ctx.output.error_kind === undefined ? '' : ` (${ctx.output.error_kind})`;
         return toResult(
           behaviour.label,

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { EvaluatorRef, MetricRef } from '../core/plugin-ref.ts';
 import type { Suite, Threshold } from '../core/suite.ts';
-import { ThresholdSchema } from '../core/suite.ts';
+import { defaultScoring, ThresholdSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { parseMetricAlias } from '../metrics/catalog.ts';
 import { issuesToDiagnostics, type Locate, located } from './issues.ts';
@@ -16,6 +16,7 @@ import {
   isRecord,
   type PluginCheckContext,
 } from './plugin-check.ts';
+import { patternProblem } from './regex-rule.ts';
 
 const PluginEntrySchema = z
   .object({
@@ -84,9 +85,14 @@ export type FileResult<T> =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Validates a parsed benchmark document and converts it to a Suite (without `source`). */
-export function benchmarkToSuite(file: string, raw: unknown, locate: Locate): FileResult<Suite> {
+export function benchmarkToSuite(
+  file: string,
+  raw: unknown,
+  locate: Locate,
+  options: { readonly checkAgent?: boolean } = {},
+): FileResult<Suite> {
   const diagnostics: Diagnostic[] = [];
-  const ctx: PluginCheckContext = { file, locate, diagnostics };
+  const ctx: PluginCheckContext = { file, locate, diagnostics, checkAgent: options.checkAgent !== false };
   const parsed = BenchmarkFileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, file, locate));
   checkReferences(ctx, raw);
@@ -102,7 +108,7 @@ export function benchmarkToSuite(file: string, raw: unknown, locate: Locate): Fi
     evaluators: b.evaluators.map(toEvaluatorRef),
     metrics: b.metrics.map(toMetricRef),
     thresholds: Object.fromEntries(Object.entries(b.thresholds).map(([k, t]): [string, Threshold] => [k, t])),
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     ...(b.agent === undefined ? {} : { harness: agentToHarness(b.name, b.agent) }),
   };
@@ -138,6 +144,7 @@ function checkReferences(ctx: PluginCheckContext, raw: unknown): void {
   const tests = raw['tests'];
   if (!Array.isArray(tests)) return;
   const seen = new Map<string, number>();
+  const suitePatterns = expectedPatternFlags(evaluators);
   tests.forEach((test, i) => {
     if (!isRecord(test)) return;
     const evs = test['evaluators'];
@@ -145,6 +152,12 @@ function checkReferences(ctx: PluginCheckContext, raw: unknown): void {
       evs.forEach((e, j) => {
         checkEvaluatorRef(ctx, e, ['tests', i, 'evaluators', j]);
       });
+    checkExpectedPattern(
+      ctx,
+      test,
+      [...suitePatterns, ...expectedPatternFlags(evs)],
+      ['tests', i, 'expected'],
+    );
     const id = test['id'];
     if (typeof id !== 'string' && typeof id !== 'number') return;
     const first = seen.get(String(id));
@@ -162,6 +175,35 @@ function checkReferences(ctx: PluginCheckContext, raw: unknown): void {
       );
     }
   });
+}
+
+/** The flags of each `regex` evaluator without a `pattern`: it takes the test's `expected` as one. */
+function expectedPatternFlags(evaluators: unknown): string[] {
+  if (!Array.isArray(evaluators)) return [];
+  return evaluators.flatMap((e) => {
+    if (!isRecord(e) || e['name'] !== 'regex') return [];
+    const options = isRecord(e['options']) ? e['options'] : {};
+    if (options['pattern'] !== undefined) return [];
+    return [typeof options['flags'] === 'string' ? options['flags'] : ''];
+  });
+}
+
+/** A test's `expected` used as a regex pattern passes the same check as a `pattern` option. */
+function checkExpectedPattern(
+  ctx: PluginCheckContext,
+  test: Record<string, unknown>,
+  flagSets: readonly string[],
+  at: (string | number)[],
+): void {
+  const expected = test['expected'];
+  if (typeof expected !== 'string') return;
+  for (const flags of new Set(flagSets)) {
+    const problem = patternProblem(expected, flags);
+    if (problem === undefined) continue;
+    const d = located(ctx.file, ctx.locate(at), at, problem.message, problem.expected);
+    ctx.diagnostics.push(problem.code === undefined ? d : { ...d, code: problem.code });
+    return;
+  }
 }
 
 /** The seed writes adapter options inline beside `adapter:`; a nested `options:` map works too. */

@@ -8,6 +8,7 @@ export const FILE_KINDS = [
   'task-spec',
   'rubric',
   'harness',
+  'model-script',
   'harbor',
 ] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
@@ -47,6 +48,7 @@ export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case
   if (has('acceptance_criteria') || (has('id') && has('domain'))) return 'task-spec';
   if (has('rubric') && !has('tasks')) return 'rubric';
   if (has('adapter')) return 'harness';
+  if (has('turns')) return 'model-script';
   return undefined;
 }
 

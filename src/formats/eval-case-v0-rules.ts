@@ -1,7 +1,7 @@
 import jsonPathParse from 'jsonpath-rfc9535/parser';
 import type { Difficulty, SourceType } from '../core/task.ts';
-import { compileUserRegex } from '../util/regex-flags.ts';
 import { jsonPathRegexProblem } from '../util/regex-safety.ts';
+import { patternProblem } from './regex-rule.ts';
 
 // The seed-003 rules without zod: `validate` of a dataset answers from these alone, so the CLI
 // never loads zod for a valid file. `EvalCaseV0Schema` (eval-case-v0.ts) stays the definition
@@ -61,14 +61,7 @@ export function isSimpleJsonPath(path: string): boolean {
 }
 
 function checkExpectedOutput(type: 'regex' | 'jsonpath', expected: string): string | undefined {
-  if (type === 'regex') {
-    try {
-      compileUserRegex(expected);
-      return undefined;
-    } catch (error) {
-      return `regex does not compile: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  }
+  if (type === 'regex') return patternProblem(expected, '')?.message;
   if (isSimpleJsonPath(expected)) return undefined;
   let ast: unknown;
   try {
@@ -103,7 +96,7 @@ const PROVENANCE_KEYS = new Set(['author', 'source_type']);
  * True when `value` (parsed JSON) is a valid v0 eval case: exactly when `EvalCaseV0Schema`
  * accepts it. False says only "invalid"; the schema says why.
  */
-export function isValidEvalCaseV0(value: unknown): boolean {
+export function isValidEvalCaseV0(value: unknown): value is Record<string, unknown> & { case_id: string } {
   if (!isPlainObject(value) || !hasOnlyKeys(value, CASE_KEYS)) return false;
   const { provenance, tags, version, expected_output: expected, expected_output_type: type } = value;
   if (

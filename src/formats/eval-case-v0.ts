@@ -11,6 +11,7 @@ import {
 } from './eval-case-v0-rules.ts';
 import { type DeepReadonly, deepFreeze } from './freeze.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
+import { patternProblem } from './regex-rule.ts';
 
 export {
   CASE_ID_PATTERN,
@@ -113,7 +114,22 @@ function validateRecord(
   const result = EvalCaseV0Schema.safeParse(value, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
   const locate: Locate = (path) => ({ line: where.line, col: keyColumn(where.text, path) });
-  return { ok: false, diagnostics: issuesToDiagnostics(result.error.issues, where.file, locate) };
+  const diagnostics = issuesToDiagnostics(result.error.issues, where.file, locate);
+  const rule = regexRuleOf(value);
+  return {
+    ok: false,
+    diagnostics:
+      rule === undefined
+        ? diagnostics
+        : diagnostics.map((d) => (d.path === 'expected_output' ? { ...d, code: rule } : d)),
+  };
+}
+
+/** The lint rule a regex `expected_output` is refused under (a pattern that can backtrack catastrophically). */
+function regexRuleOf(value: object): string | undefined {
+  const pattern = Reflect.get(value, 'expected_output');
+  if (Reflect.get(value, 'expected_output_type') !== 'regex' || typeof pattern !== 'string') return undefined;
+  return patternProblem(pattern, '')?.code;
 }
 
 /** The schema's output for a record the rules accepted: a fresh object, defaults filled in. */

@@ -17,9 +17,11 @@ export {
   type FileReport,
   type LoadOptions,
   loadHarnessConfig,
+  loadModelScript,
   loadRubric,
   loadSuite,
   loadTaskSpec,
   safeLoadSuite,
   validateFile,
 } from './load.ts';
+export { type ModelScript, ModelScriptSchema, type ScriptTurn } from './model-script.ts';

@@ -65,7 +65,7 @@ async function lintEvalCases(file: string): Promise<Diagnostic[]> {
       else seen.count++;
     }
     if ('diagnostics' in record) {
-      out.push(...record.diagnostics.map((d) => ({ ...d, code: 'invalid' })));
+      out.push(...record.diagnostics.map((d) => ({ ...d, code: d.code ?? 'invalid' })));
       continue;
     }
     const c = record.value;

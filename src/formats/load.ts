@@ -5,14 +5,16 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { Rubric } from '../core/rubric.ts';
-import type { Suite, SuiteFormat } from '../core/suite.ts';
+import { defaultScoring, type Suite, type SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { newSha256 } from '../util/sha256.ts';
 import type { FileResult } from './benchmark.ts';
 import { detectDocumentKind, type FileKind, isJsonlDataset } from './detect.ts';
 import { isValidEvalCaseV0 } from './eval-case-v0-rules.ts';
+import type { GradedSuite } from './graded-evaluators.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
 import { readJsonlBatches } from './jsonl.ts';
+import type { ModelScript } from './model-script.ts';
 import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
@@ -20,6 +22,11 @@ export interface LoadOptions {
   readonly format?: FileKind;
   /** Harbor task folders: multiplies every agent and verifier timeout (Harbor's --timeout-multiplier). */
   readonly timeoutMultiplier?: number;
+  /**
+   * Whether a benchmark's own `agent:` must be creatable (its module exists). Default true: that
+   * is what `run FILE` needs. `run FILE --harness H` passes false, as it never creates that agent.
+   */
+  readonly checkAgent?: boolean;
 }
 
 /** What `validateFile` found: the kind, how many cases/tests/tasks/dimensions, and the problems. */
@@ -34,7 +41,8 @@ type Loaded =
   | { readonly kind: 'eval-case-v0'; readonly suite: Suite }
   | { readonly kind: 'benchmark' | 'suite' | 'task-spec' | 'harbor'; readonly suite: Suite }
   | { readonly kind: 'rubric'; readonly rubric: Rubric }
-  | { readonly kind: 'harness'; readonly config: HarnessConfig };
+  | { readonly kind: 'harness'; readonly config: HarnessConfig }
+  | { readonly kind: 'model-script'; readonly script: ModelScript };
 
 const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec', SuiteFormat> = {
   'eval-case-v0': 'eval-case-v0',
@@ -42,6 +50,20 @@ const SUITE_FORMAT: Record<'eval-case-v0' | 'benchmark' | 'suite' | 'task-spec',
   suite: 'suite-v1',
   'task-spec': 'task-spec-v1',
 };
+
+/** Extensions of the YAML/JSON input documents; a JSONL dataset is recognised by its content too. */
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/** A README, a harness's source, a package.json: said in one line, not as a list of YAML errors. */
+function notAnInputFile(display: string): Diagnostic {
+  return located(
+    display,
+    { line: 0, col: 0 },
+    [],
+    `not an input file: ${basename(display)}`,
+    'a v0 JSONL dataset (.jsonl), or a benchmark, suite, task spec, rubric or harness config (.yaml, .yml, .json); or pass --as KIND',
+  );
+}
 
 function shortPath(path: string): string {
   const rel = relative(process.cwd(), path);
@@ -68,6 +90,7 @@ async function checkEvalCases(
 ): Promise<{ count: number; diagnostics: Diagnostic[]; suite?: Suite }> {
   assertFile(file);
   const diagnostics: Diagnostic[] = [];
+  const ids = new Map<string, number>();
   let count = 0;
   for await (const batch of readJsonlBatches(file)) {
     for (const record of batch) {
@@ -77,6 +100,8 @@ async function checkEvalCases(
       }
       if (isValidEvalCaseV0(record.value)) {
         count++;
+        const duplicate = duplicateCaseId(ids, record.value.case_id, file, record.line);
+        if (duplicate !== undefined) diagnostics.push(duplicate);
         continue;
       }
       const { checkEvalCaseV0 } = await import('./eval-case-v0.ts');
@@ -89,6 +114,27 @@ async function checkEvalCases(
       located(file, { line: 1, col: 1 }, [], 'the file has no eval cases', 'one JSON object per line'),
     );
   return { count, diagnostics };
+}
+
+/** A case id seen before (on the line `ids` holds for it) is refused by `validate` and `run` alike. */
+function duplicateCaseId(
+  ids: Map<string, number>,
+  id: string,
+  file: string,
+  line: number,
+): Diagnostic | undefined {
+  const first = ids.get(id);
+  if (first === undefined) {
+    ids.set(id, line);
+    return undefined;
+  }
+  return located(
+    file,
+    { line, col: 1 },
+    ['case_id'],
+    `duplicate case_id "${id}" (first on line ${first})`,
+    'unique case ids',
+  );
 }
 
 /** Streams a v0 dataset into a Suite (or diagnostics), stopping after MAX_DIAGNOSTICS. */
@@ -111,20 +157,11 @@ async function loadEvalCases(
         continue;
       }
       count++;
-      const first = ids.get(record.value.case_id);
-      if (first !== undefined) {
-        diagnostics.push(
-          located(
-            file,
-            { line: record.line, col: 1 },
-            ['case_id'],
-            `duplicate case_id "${record.value.case_id}" (first on line ${first})`,
-            'unique case ids',
-          ),
-        );
+      const duplicate = duplicateCaseId(ids, record.value.case_id, file, record.line);
+      if (duplicate !== undefined) {
+        diagnostics.push(duplicate);
         continue;
       }
-      ids.set(record.value.case_id, record.line);
       tasks.push(evalCaseToTask(record.value, { file, line: record.line }));
     }
     if (diagnostics.length > MAX_DIAGNOSTICS) break;
@@ -142,7 +179,7 @@ async function loadEvalCases(
     evaluators: [],
     metrics: [],
     thresholds: {},
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     source: { format: 'eval-case-v0', file, hash: hash.digest('hex') },
   };
@@ -153,6 +190,20 @@ function resultOf<T>(r: FileResult<T>): { count: number; diagnostics: Diagnostic
   return r.ok
     ? { count: r.count, diagnostics: [], value: r.value }
     : { count: 0, diagnostics: [...r.diagnostics] };
+}
+
+/** `llm_rubric` and `human` evaluators become criteria (formats/graded-evaluators.ts), loaded only when used. */
+async function gradedSuite(suite: Suite, file: string): Promise<GradedSuite> {
+  const { isGradedEvaluator } = await import('../core/graded-evaluators.ts');
+  const refs = [
+    ...suite.evaluators,
+    ...suite.tasks.flatMap((t) => [
+      ...t.evaluators,
+      ...t.criteria.flatMap((c) => (c.evaluator ? [c.evaluator] : [])),
+    ]),
+  ];
+  if (!refs.some((r) => isGradedEvaluator(r.name))) return { ok: true, suite, files: [] };
+  return (await import('./graded-evaluators.ts')).withGradedEvaluators(suite, file);
 }
 
 /** Reads any input file; returns what it is and either the loaded value or the diagnostics. */
@@ -170,8 +221,10 @@ async function loadAny(
   const relabel = (ds: Diagnostic[]) =>
     ds.map((d) => ({ ...d, file: d.file === file ? display : shortPath(d.file) }));
   const kind = options.format ?? (isJsonlDataset(file, await headOf(file)) ? 'eval-case-v0' : undefined);
+  if (kind === undefined && !DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase()))
+    return { kind, count: 0, diagnostics: [notAnInputFile(display)] };
   if (kind === 'eval-case-v0') {
-    // Validation (`checkEvalCases`) keeps memory flat and leaves duplicate ids to lint.
+    // Validation (`checkEvalCases`) keeps memory flat: it holds the ids, not the cases.
     const r = keep ? await loadEvalCases(file) : await checkEvalCases(file);
     const suite =
       r.suite === undefined
@@ -201,6 +254,8 @@ async function loadAny(
       ]),
     };
   const detected = kind === undefined ? detectDocumentKind(source.value) : kind;
+  if (detected === undefined && extname(file).toLowerCase() === '.json')
+    return { kind: undefined, count: 0, diagnostics: [notAnInputFile(display)] };
   if (detected === undefined)
     return {
       kind: undefined,
@@ -211,7 +266,7 @@ async function loadAny(
           { line: 1, col: 1 },
           [],
           'cannot tell what kind of file this is',
-          'a v0 JSONL dataset, benchmark (version + tests), suite (suite_id), task spec (acceptance_criteria), rubric (rubric) or harness config (adapter); or pass --as KIND',
+          'a v0 JSONL dataset, benchmark (version + tests), suite (suite_id), task spec (acceptance_criteria), rubric (rubric), harness config (adapter) or model script (turns); or pass --as KIND',
         ),
       ]),
     };
@@ -219,24 +274,25 @@ async function loadAny(
   switch (detected) {
     case 'benchmark': {
       const { benchmarkToSuite } = await import('./benchmark.ts');
-      const r = resultOf(benchmarkToSuite(file, source.value, source.locate));
-      const suite =
-        r.value === undefined
-          ? undefined
-          : { ...r.value, source: sourceOf(SUITE_FORMAT.benchmark, doc.hash) };
-      return {
-        kind: detected,
-        count: r.count,
-        diagnostics: relabel(r.diagnostics),
-        ...(suite ? { loaded: { kind: detected, suite } } : {}),
-      };
+      const r = resultOf(
+        benchmarkToSuite(file, source.value, source.locate, { checkAgent: options.checkAgent !== false }),
+      );
+      if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
+      const graded = await gradedSuite(r.value, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const hash = combinedHash([doc.hash, ...graded.files.map(fileHash)]);
+      const suite = { ...graded.suite, source: sourceOf(SUITE_FORMAT.benchmark, hash) };
+      return { kind: detected, count: r.count, diagnostics: [], loaded: { kind: detected, suite } };
     }
     case 'suite': {
       const { suiteFileToSuite } = await import('./suite-file.ts');
       const r = resultOf(suiteFileToSuite(file, source.value, source.locate));
       if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
-      const hash = combinedHash([doc.hash, ...r.value.files.slice(1).map(fileHash)]);
-      const suite = { ...r.value.suite, source: sourceOf(SUITE_FORMAT.suite, hash) };
+      const graded = await gradedSuite(r.value.suite, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const read = [...r.value.files.slice(1), ...graded.files];
+      const hash = combinedHash([doc.hash, ...read.map(fileHash)]);
+      const suite = { ...graded.suite, source: sourceOf(SUITE_FORMAT.suite, hash) };
       return { kind: detected, count: r.count, diagnostics: [], loaded: { kind: detected, suite } };
     }
     case 'task-spec': {
@@ -247,7 +303,7 @@ async function loadAny(
       const files = [task.rubric].filter((f): f is string => f !== undefined);
       const rubrics: Rubric[] = [];
       for (const f of files) rubrics.push(await loadRubric(f));
-      const suite: Suite = {
+      const spec: Suite = {
         schema_version: 1,
         id: task.id,
         ...(task.domain === undefined ? {} : { domain: task.domain }),
@@ -256,13 +312,15 @@ async function loadAny(
         evaluators: [],
         metrics: [],
         thresholds: {},
-        scoring: {
-          method: 'weighted_average',
-          pass_threshold: 0.75,
-          weights: { functional: 0.6, rubric: 0.4 },
-        },
+        scoring: defaultScoring(),
         rubrics,
-        source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...files.map(fileHash)])),
+      };
+      const graded = await gradedSuite(spec, file);
+      if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
+      const read = [...files, ...graded.files];
+      const suite = {
+        ...graded.suite,
+        source: sourceOf(SUITE_FORMAT['task-spec'], combinedHash([doc.hash, ...read.map(fileHash)])),
       };
       return { kind: detected, count: 1, diagnostics: [], loaded: { kind: detected, suite } };
     }
@@ -300,6 +358,16 @@ async function loadAny(
           ),
         ]),
       };
+    case 'model-script': {
+      const { modelScriptFileToScript } = await import('./model-script.ts');
+      const r = resultOf(modelScriptFileToScript(file, source.value, source.locate));
+      return {
+        kind: detected,
+        count: r.count,
+        diagnostics: relabel(r.diagnostics),
+        ...(r.value ? { loaded: { kind: detected, script: r.value } } : {}),
+      };
+    }
     default: {
       const never: never = detected;
       return never;
@@ -332,6 +400,12 @@ async function loadHarborFolder(
     source: { format: 'harbor-v1' as const, file: display, hash: r.suite.source?.hash ?? '' },
   };
   return { kind: 'harbor', count: r.count, diagnostics, loaded: { kind: 'harbor', suite } };
+}
+
+/** Whether a file is a v0 JSONL dataset (by extension, or a first line with `schema_version`). */
+export async function isEvalCaseDataset(path: string): Promise<boolean> {
+  assertFile(path);
+  return isJsonlDataset(path, await headOf(path));
 }
 
 /** Validates any input file and reports what it is; throws `not_found` for a missing file. */
@@ -382,6 +456,13 @@ export async function loadHarnessConfig(path: string): Promise<HarnessConfig> {
   const loaded = await loadKind(path, { format: 'harness' });
   if (loaded.kind === 'harness') return loaded.config;
   throw new HarnessEvalError('internal', 'unreachable: harness expected');
+}
+
+/** Loads a model script (the scripted model's answers); throws `invalid_input` with located errors. */
+export async function loadModelScript(path: string): Promise<ModelScript> {
+  const loaded = await loadKind(path, { format: 'model-script' });
+  if (loaded.kind === 'model-script') return loaded.script;
+  throw new HarnessEvalError('internal', 'unreachable: model script expected');
 }
 
 /** Loads a seed-004 rubric file. */

@@ -5,7 +5,7 @@ import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } 
 import { pluginNames, pluginOptions } from '../plugins/known.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
-import { patternOptionProblem } from './pattern-check.ts';
+import { adapterOptionProblems, evaluatorOptionProblems, type OptionProblem } from './option-checks.ts';
 
 /**
  * Checks plugin references against the registries when a file loads: an unknown name fails
@@ -16,6 +16,11 @@ export interface PluginCheckContext {
   readonly file: string;
   readonly locate: Locate;
   readonly diagnostics: Diagnostic[];
+  /**
+   * False skips the adapter's option checks (a module that must exist): the run replaces this
+   * file's `agent:` with `--harness`, so its agent is never created.
+   */
+  readonly checkAgent?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -41,15 +46,15 @@ export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: F
     );
     return;
   }
-  // A pattern the run would refuse is refused here too, at the option that holds it.
-  const problem = isRecord(options) ? patternOptionProblem(name, options) : undefined;
-  if (problem !== undefined) {
-    const at = [...path, 'options', problem.option];
-    // `lint` reports it under its own rule code rather than as a plain schema error.
-    ctx.diagnostics.push({
-      ...located(ctx.file, ctx.locate(at), at, problem.message, problem.expected),
-      code: 'regex-catastrophic',
-    });
+  // What the evaluator's create() would refuse when the run starts is refused here (one rule set).
+  if (isRecord(options)) pushProblems(ctx, evaluatorOptionProblems(name, options, ctx), [...path, 'options']);
+}
+
+function pushProblems(ctx: PluginCheckContext, problems: readonly OptionProblem[], base: FieldPath): void {
+  for (const problem of problems) {
+    const at = [...base, ...problem.option];
+    const d = located(ctx.file, ctx.locate(at), at, problem.message, problem.expected);
+    ctx.diagnostics.push(problem.code === undefined ? d : { ...d, code: problem.code });
   }
 }
 
@@ -116,8 +121,11 @@ export function checkAdapter(
     return;
   }
   const result = schema.safeParse(options, { reportInput: true });
-  if (!result.success)
+  if (!result.success) {
     ctx.diagnostics.push(...issuesToDiagnostics(result.error.issues, ctx.file, ctx.locate, optionsPath));
+    return;
+  }
+  if (ctx.checkAgent !== false) pushProblems(ctx, adapterOptionProblems(name, options, ctx), optionsPath);
 }
 
 /** Metrics whose values are rates or scores in [0, 1]; every other metric is >= 0. */

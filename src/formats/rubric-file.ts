@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
+import type { Diagnostic } from '../core/diagnostic.ts';
 import type { Rubric } from '../core/rubric.ts';
 import type { FileResult } from './benchmark.ts';
 import { issuesToDiagnostics, type Locate } from './issues.ts';
+import { parseYamlSource } from './yaml-source.ts';
 
 const LevelTextSchema = z.string().min(1);
 
@@ -53,4 +56,23 @@ export function rubricFileToRubric(file: string, raw: unknown, locate: Locate): 
   }));
   const id = parsed.data.id ?? basename(file, extname(file));
   return { ok: true, value: { id, dimensions, source: file }, count: dimensions.length };
+}
+
+/** Loads the rubric file at `path` into `rubrics` (keyed by path) once; its problems go to `diagnostics`. */
+export function loadRubricInto(
+  path: string,
+  rubrics: Map<string, Rubric>,
+  files: string[],
+  diagnostics: Diagnostic[],
+): void {
+  if (rubrics.has(path)) return;
+  files.push(path);
+  const source = parseYamlSource(path, readFileSync(path, 'utf8'));
+  if (source.diagnostics.length > 0) {
+    diagnostics.push(...source.diagnostics);
+    return;
+  }
+  const rubric = rubricFileToRubric(path, source.value, source.locate);
+  if (rubric.ok) rubrics.set(path, rubric.value);
+  else diagnostics.push(...rubric.diagnostics);
 }

@@ -5,7 +5,7 @@ import { JudgeSettingSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
 import { SandboxConfigSchema } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
-import { ScoringSchema, ThresholdSchema } from '../core/suite.ts';
+import { defaultScoring, ScoringSchema, ThresholdSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { parseMetricAlias } from '../metrics/catalog.ts';
 import type { FileResult } from './benchmark.ts';
@@ -18,7 +18,7 @@ import {
   isRecord,
 } from './plugin-check.ts';
 import { refTarget, resolveRef } from './refs.ts';
-import { rubricFileToRubric } from './rubric-file.ts';
+import { loadRubricInto } from './rubric-file.ts';
 import { sandboxRelativeTo } from './sandbox-paths.ts';
 import { taskSpecToTask } from './task-spec.ts';
 import { parseYamlSource } from './yaml-source.ts';
@@ -33,11 +33,7 @@ export const SuiteFileSchema = z
     tasks: z
       .array(z.object({ ref: z.string().min(1), weight: z.number().nonnegative().default(1) }).strict())
       .min(1),
-    scoring: ScoringSchema.default({
-      method: 'weighted_average',
-      pass_threshold: 0.75,
-      weights: { functional: 0.6, rubric: 0.4 },
-    }),
+    scoring: ScoringSchema.default(defaultScoring),
     thresholds: z.record(z.string(), ThresholdSchema).default({}),
     evaluators: z
       .array(
@@ -138,22 +134,4 @@ export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): Fi
     ...(s.sandbox === undefined ? {} : { sandbox: sandboxRelativeTo(s.sandbox, file) }),
   };
   return { ok: true, value: { suite, files }, count: tasks.length };
-}
-
-function loadRubricInto(
-  path: string,
-  rubrics: Map<string, Rubric>,
-  files: string[],
-  diagnostics: Diagnostic[],
-): void {
-  if (rubrics.has(path)) return;
-  files.push(path);
-  const source = parseYamlSource(path, readFileSync(path, 'utf8'));
-  if (source.diagnostics.length > 0) {
-    diagnostics.push(...source.diagnostics);
-    return;
-  }
-  const rubric = rubricFileToRubric(path, source.value, source.locate);
-  if (rubric.ok) rubrics.set(path, rubric.value);
-  else diagnostics.push(...rubric.diagnostics);
 }

@@ -18,7 +18,12 @@ const CriterionFileSchema = z
     command: z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]).optional(),
     timeout_seconds: z.number().positive().optional(),
     evaluator: z
-      .object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
+      .object({
+        name: z.string().min(1),
+        options: z.record(z.string(), z.unknown()).default({}),
+        /** Inverts the verdict: `contains` of banned phrases, negated, passes when none appears. */
+        negate: z.boolean().default(false),
+      })
       .strict()
       .optional(),
     rubric_dimensions: z.array(z.string()).optional(),
@@ -147,7 +152,7 @@ function toCriterion(c: z.infer<typeof CriterionFileSchema>): Criterion {
     description: c.description,
     type: c.type,
     verification: c.verification,
-    ...(c.evaluator === undefined ? {} : { evaluator: { ...c.evaluator, negate: false } }),
+    ...(c.evaluator === undefined ? {} : { evaluator: c.evaluator }),
     ...(command === undefined ? {} : { command }),
     ...(c.timeout_seconds === undefined ? {} : { timeout_seconds: c.timeout_seconds }),
     ...(c.rubric_dimensions === undefined ? {} : { rubric_dimensions: c.rubric_dimensions }),

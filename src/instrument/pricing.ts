@@ -88,7 +88,8 @@ export function costOf(
     provider?: string | undefined;
     tokens_in: number;
     tokens_out: number;
-    cached_tokens?: number;
+    cached_tokens?: number | undefined;
+    /** Part of `tokens_in`, priced at the cache-write price (the input price when the table has none). */
     cache_write_tokens?: number | undefined;
   },
 ): number | undefined {

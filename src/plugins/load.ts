@@ -1,4 +1,3 @@
-import { importUserModule } from '../adapters/module-ref.ts';
 import { registerAdapter } from '../adapters/registry.ts';
 import type { AdapterDefinition } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
@@ -8,6 +7,7 @@ import { registerMetric } from '../metrics/registry.ts';
 import type { MetricDefinition } from '../metrics/types.ts';
 import { registerReporter } from '../reporters/registry.ts';
 import type { ReporterV1 } from '../reporters/types.ts';
+import { importUserModule } from './user-module.ts';
 
 /** A reporter contributed by a plugin: a factory, since streaming reporters keep per-run state. */
 export interface PluginReporter {

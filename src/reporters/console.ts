@@ -151,24 +151,26 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   if (experiment.metrics.length === 0) return [];
   const rows = experiment.metrics.map((m) => {
     const c = metricCells(m);
-    const notes = metricNotes(m);
-    return [escapeControl(c.name), c.value, c.margin, c.interval, [c.n, ...notes].join('  ')];
+    return { cells: [escapeControl(c.name), c.value, c.margin, c.interval, c.n], notes: metricNotes(m) };
   });
   const widths = [0, 1, 2, 3].map((i) =>
-    rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r[i] ?? ''))), 0),
+    rows.reduce((w, r) => Math.min(40, Math.max(w, displayWidth(r.cells[i] ?? ''))), 0),
   );
   return [
     '',
     'Metrics',
-    ...rows.map((r) =>
-      truncateToWidth(
-        r
-          .map((cell, i) => (i < 4 ? fitToWidth(cell, widths[i] ?? 0, i === 0 ? 'left' : 'right') : cell))
-          .join('  ')
-          .trimEnd(),
-        width,
-      ),
-    ),
+    ...rows.flatMap(({ cells, notes }) => {
+      const line = cells
+        .map((cell, i) => (i < 4 ? fitToWidth(cell, widths[i] ?? 0, i === 0 ? 'left' : 'right') : cell))
+        .join('  ');
+      const whole = [line, ...notes].join('  ').trimEnd();
+      // A note says what a figure depends on: it goes on the next line rather than being cut.
+      if (displayWidth(whole) <= width || notes.length === 0) return [truncateToWidth(whole, width)];
+      return [
+        truncateToWidth(line.trimEnd(), width),
+        ...notes.map((note) => truncateToWidth(`    ${note}`, width)),
+      ];
+    }),
   ];
 }
 

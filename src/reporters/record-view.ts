@@ -1,6 +1,7 @@
 import type { Experiment } from '../core/experiment.ts';
 import { overallScore } from '../core/overall-score.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
+import { firstFailure } from '../util/first-failure.ts';
 
 /**
  * What every reporter shows of a trial, computed once so the formats agree: the label, the
@@ -107,16 +108,26 @@ function outcomeExplanation(record: RunRecord): string | undefined {
     case 'fail': {
       const evaluation = record.evaluations.find((e) => !e.passed);
       if (evaluation !== undefined) {
-        const why = evaluation.error ?? evaluation.explanation;
+        const tail = evaluation.details['output_tail'];
+        const why =
+          failedAssertion(typeof tail === 'string' ? tail : undefined) ??
+          evaluation.error ??
+          evaluation.explanation;
         return `${evaluation.negated ? 'not ' : ''}${evaluation.evaluator}: ${why}`;
       }
       const criterion = record.criteria.find((c) => c.status === 'failed' || c.status === 'error');
-      if (criterion !== undefined) return `${criterion.id}: ${criterion.explanation || criterion.status}`;
+      if (criterion !== undefined)
+        return `${criterion.id}: ${failedAssertion(criterion.output_tail) ?? (criterion.explanation || criterion.status)}`;
       return 'failed without a failing evaluation (overall score below the pass threshold)';
     }
     default:
       return assertNever(record.outcome);
   }
+}
+
+/** A test command's first failing assertion (`not ok 1 - name: message`) rather than its exit status. */
+function failedAssertion(outputTail: string | undefined): string | undefined {
+  return outputTail === undefined ? undefined : firstFailure(outputTail);
 }
 
 /** Every failing evaluation and criterion, one per line (for JUnit bodies and details). */

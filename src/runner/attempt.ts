@@ -44,8 +44,12 @@ async function raceSignal(agent: AgentV1, input: TaskInput, ctx: TrialContext): 
   const started = performance.now();
   if (ctx.signal.aborted) return abortedOutput(ctx.signal);
   let onAbort = (): void => {};
+  let abortedFirst = false;
   const aborted = new Promise<AgentOutput>((resolve) => {
-    onAbort = () => resolve(abortedOutput(ctx.signal, { latency: secondsSince(started) }));
+    onAbort = () => {
+      abortedFirst = true;
+      resolve(abortedOutput(ctx.signal, { latency: secondsSince(started) }));
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   // Adapters must not throw; if a plugin does anyway, the trial records it instead of crashing the run.
@@ -55,11 +59,22 @@ async function raceSignal(agent: AgentV1, input: TaskInput, ctx: TrialContext): 
       failedOutput('agent', `adapter threw: ${errorMessage(error)}`, { latency: secondsSince(started) }),
     );
   try {
-    return await Promise.race([run, aborted]);
+    const first = await Promise.race([run, aborted]);
+    if (!abortedFirst) return first;
+    // An adapter that stops its harness at the signal returns what it saw so far (the calls and
+    // tool uses of a killed CLI); one that ignores the signal is left behind after a grace period.
+    const own = await Promise.race([run, sleep(ABORT_GRACE_MS).then(() => undefined)]);
+    if (own === undefined) return first;
+    return own.error === undefined
+      ? { ...own, output: null, error: first.error, error_kind: first.error_kind }
+      : own;
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
   }
 }
+
+/** How long an aborted adapter may take to return its own (partial) output. */
+const ABORT_GRACE_MS = 3000;
 
 /** Retry jitter is reproducible with `--seed`: the same PRNG the statistics use. */
 export { mulberry32 as seededRandom } from '../stats/bootstrap.ts';

@@ -1,25 +1,15 @@
 import { dirname } from 'node:path';
-import type { AgentOutput } from '../core/agent-output.ts';
+import { type AgentOutput, ANSWER_ERROR_KINDS } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
 import type { EvaluatorRef } from '../core/plugin-ref.ts';
 import type { WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
-import { createEvaluator } from '../evaluators/registry.ts';
+import { createEvaluator, evaluatorsForTask } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
 import type { SandboxV1 } from '../sandbox/types.ts';
 import type { RubricGrader } from './rubric-grader.ts';
-
-/** The evaluators of a task: the suite's plus the task's; `exact_match` when it has only `expected`. */
-export function evaluatorRefsFor(suite: Suite, task: Task): EvaluatorRef[] {
-  const refs = [...suite.evaluators, ...task.evaluators];
-  const criteriaJudge = task.criteria.some((c) => c.evaluator !== undefined || c.command !== undefined);
-  if (refs.length === 0 && task.expected !== undefined && !criteriaJudge) {
-    return [{ name: 'exact_match', options: {}, negate: false }];
-  }
-  return refs;
-}
 
 /** The evaluator that checks an automated criterion: its own, or a `command` run in the workspace. */
 function criterionRef(criterion: Criterion): EvaluatorRef | undefined {
@@ -46,6 +36,16 @@ export interface CheckContext {
 interface PreparedTask {
   readonly evaluators: readonly EvaluatorV1[];
   readonly criteria: ReadonlyMap<string, EvaluatorV1>;
+  /** A check judges errors (`expect_error`): an answer error is this task's output, not a failed trial. */
+  readonly expectsError: boolean;
+}
+
+/** What the checks of one trial found. */
+export interface TrialJudgement {
+  readonly evaluations: EvaluationResult[];
+  readonly criteria: CriterionResult[];
+  /** The output is an error the task expected to see judged, so the trial did not error. */
+  readonly errorIsOutput: boolean;
 }
 
 /**
@@ -84,7 +84,7 @@ export class TrialChecks {
         return created;
       };
       const evaluators = await Promise.all(
-        evaluatorRefsFor(suite, task).map((ref) => make(ref, `evaluator ${ref.name}`)),
+        evaluatorsForTask(suite.evaluators, task).map((ref) => make(ref, `evaluator ${ref.name}`)),
       );
       const criteria = new Map<string, EvaluatorV1>();
       for (const criterion of task.criteria) {
@@ -92,23 +92,25 @@ export class TrialChecks {
         const ref = criterionRef(criterion);
         if (ref !== undefined) criteria.set(criterion.id, await make(ref, `criterion ${criterion.id}`));
       }
-      checks.prepared.set(task.id, { evaluators, criteria });
+      const expectsError = [...evaluators, ...criteria.values()].some((e) => e.judgesErrors === true);
+      checks.prepared.set(task.id, { evaluators, criteria, expectsError });
     }
     return checks;
   }
 
   /** Runs the task's evaluators and automated criteria on one output; rubric and human criteria wait. */
-  async check(
-    task: Task,
-    output: AgentOutput,
-    ctx: CheckContext,
-  ): Promise<{ evaluations: EvaluationResult[]; criteria: CriterionResult[] }> {
+  async check(task: Task, output: AgentOutput, ctx: CheckContext): Promise<TrialJudgement> {
     const prepared = this.prepared.get(task.id);
     if (prepared === undefined) throw new HarnessEvalError('internal', `task ${task.id} was not prepared`);
+    const errorIsOutput =
+      prepared.expectsError &&
+      output.error !== undefined &&
+      ANSWER_ERROR_KINDS.includes(output.error_kind ?? 'agent');
     const context = {
       task,
       output,
       signal: ctx.signal,
+      errorIsOutput,
       ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
       ...(ctx.sandbox === undefined ? {} : { sandbox: ctx.sandbox }),
     };
@@ -121,7 +123,7 @@ export class TrialChecks {
           : await this.gradeRubric(task, criterion, output, ctx),
       );
     }
-    return { evaluations, criteria };
+    return { evaluations, criteria, errorIsOutput };
   }
 
   private async gradeRubric(

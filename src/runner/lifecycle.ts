@@ -135,6 +135,9 @@ export async function planExperiment(options: OpenOptions): Promise<ExperimentPl
         id: t.id,
         weight: t.weight,
         ...(t.cluster === undefined ? {} : { cluster: t.cluster }),
+        ...((t.domain ?? options.suite.domain) === undefined
+          ? {}
+          : { domain: t.domain ?? options.suite.domain }),
       })),
     },
     harness: options.harness,

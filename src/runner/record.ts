@@ -67,10 +67,11 @@ export function assembleRecord(input: AssembleInput): RunRecord {
   const { output } = input.costed;
   const trace = output.trace ?? emptyTrace();
   const { trace: _omit, ...outputWithoutTrace } = output;
+  // An error the task expects (and its checks judged) is the trial's result, not a failed trial.
   // A check that could not run (a missing package or command) makes the trial an environment
   // error: not the harness's failure, and left out of its rates.
   const environment = output.error === undefined ? environmentFailure(judged) : undefined;
-  const errored = output.error !== undefined || environment !== undefined;
+  const errored = (output.error !== undefined && !judged.errorIsOutput) || environment !== undefined;
   const { scores, outcome } = scoreRecord({
     evaluations: judged.evaluations,
     criteria: judged.criteria,
@@ -96,9 +97,11 @@ export function assembleRecord(input: AssembleInput): RunRecord {
     duration_seconds: input.duration,
     cost_usd: cost,
     outcome,
-    ...(output.error === undefined ? {} : { error: output.error }),
-    ...(output.error_kind === undefined ? {} : { error_kind: output.error_kind }),
+    ...(output.error === undefined || judged.errorIsOutput ? {} : { error: output.error }),
+    ...(output.error_kind === undefined || judged.errorIsOutput ? {} : { error_kind: output.error_kind }),
     ...(environment === undefined ? {} : { error: environment, error_kind: 'environment' as const }),
+    input: input.trial.task.input,
+    ...(input.trial.task.expected === undefined ? {} : { expected: input.trial.task.expected }),
     output: outputWithoutTrace,
     trace,
     evaluations: judged.evaluations,

@@ -1,6 +1,7 @@
 import type { AgentV1 } from '../adapters/types.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment, RunSettings } from '../core/experiment.ts';
+import { gradedEvaluatorsAsCriteria } from '../core/graded-evaluators.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -25,6 +26,7 @@ import { RubricGrader } from './rubric-grader.ts';
 import { checkSandboxFor } from './sandbox-step.ts';
 import { stepTasks } from './steps.ts';
 import { runTrial, type TrialSetup } from './trial.ts';
+import { RunGateway } from './trial-gateway.ts';
 import { checkCodebases } from './workspace.ts';
 
 export interface RunExperimentOptions {
@@ -75,7 +77,9 @@ export interface RunExperimentOptions {
  * a trial the run stopped before it had a result is not stored (resume runs it). A library
  * function: it emits events and returns the experiment; it never prints.
  */
-export async function runExperiment(options: RunExperimentOptions): Promise<Experiment> {
+export async function runExperiment(given: RunExperimentOptions): Promise<Experiment> {
+  // A suite built in code may name llm_rubric / human evaluators; loaded files are converted already.
+  const options = { ...given, suite: gradedEvaluatorsAsCriteria(given.suite) };
   const env = options.env ?? process.env;
   const store = options.store;
   const suiteDir = suiteDirOf(options.suite);
@@ -117,7 +121,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           lease = await takeLease(store, experiment.id);
         }
       }
-      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, emit, sandbox });
+      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, env, emit, sandbox });
     } catch (error) {
       // Whatever broke the run, the stored experiment must not stay `running`: what finished is
       // kept, and resume continues from it.
@@ -139,6 +143,7 @@ interface Prepared {
   readonly checks: TrialChecks;
   readonly harnessBaseDir: string;
   readonly suiteDir: string;
+  readonly env: NodeJS.ProcessEnv;
   readonly emit: (event: RunnerEvent) => Promise<void>;
   readonly sandbox: SandboxConfig | undefined;
 }
@@ -153,6 +158,13 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
   const traceFile = options.harness.options['trace_file'];
   const traceFileOption = typeof traceFile === 'string' ? traceFile : undefined;
   const deadlines = new TrialDeadlines();
+  const prices = mergePrices(DEFAULT_PRICES, options.harness.pricing);
+  // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
+  const gateway = await RunGateway.start(options.harness, {
+    baseDir: prepared.harnessBaseDir,
+    env: prepared.env,
+    prices,
+  });
   const setup: TrialSetup = {
     experimentId: experiment.id,
     suite: options.suite,
@@ -163,7 +175,8 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
     checks: prepared.checks,
     deadlines,
     settings,
-    prices: mergePrices(DEFAULT_PRICES, options.harness.pricing),
+    prices,
+    gateway,
     random: seededRandom(settings.seed ?? Date.now()),
     telemetry: {
       files: reports === 'files' || (reports === 'response' && traceFileOption !== undefined),
@@ -248,6 +261,7 @@ async function runTrials(options: RunExperimentOptions, prepared: Prepared): Pro
     options.signal?.removeEventListener('abort', onInterrupt);
     options.stopNow?.removeEventListener('abort', onStopNow);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
+    await gateway?.close();
   }
 
   const interrupted = (stopping || storeFailure !== undefined) && progress.done < progress.total;

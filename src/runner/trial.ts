@@ -19,6 +19,7 @@ import { assembleRecord, producerModels } from './record.ts';
 import { openTrialSandbox, type TrialSandbox } from './sandbox-step.ts';
 import { runSteps, stepsTimeoutSeconds } from './steps.ts';
 import { TrialTelemetry } from './telemetry.ts';
+import type { RunGateway } from './trial-gateway.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
 import { workspaceDiff } from './workspace-diff.ts';
 
@@ -34,6 +35,8 @@ export interface TrialSetup {
   readonly deadlines: TrialDeadlines;
   readonly settings: RunSettings;
   readonly prices: PriceTable;
+  /** The run's recording model gateway (`gateway:` in the harness config): a route per trial. */
+  readonly gateway: RunGateway | undefined;
   readonly random: () => number;
   /** Out-of-process harnesses report through per-trial files (`trace_file` names the OTLP one). */
   readonly telemetry: { readonly files: boolean; readonly traceFile: string | undefined };
@@ -109,12 +112,19 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   const t0 = performance.now();
   const deadline = deadlines.start(timeoutSeconds * 1000);
   let box: TrialSandbox | undefined;
+  const route = setup.gateway?.open({
+    task: trial.task.id,
+    epoch: String(trial.epoch),
+    ...(workspace === undefined ? {} : { workspace: workspace.path }),
+  });
   try {
     const trialEnv = {
       HARNESSEVAL_TRIAL: trial.key,
       HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
       // Where a subprocess harness appends its events (and finds its OTLP trace file name).
       ...telemetry?.env(),
+      // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+      ...route?.env,
     };
     const opened = await openSandbox(trial, setup, workspace?.path, trialEnv);
     box = opened.box;
@@ -131,7 +141,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
     const duration = () => (performance.now() - t0) / 1000;
     if (opened.error !== undefined) {
       const costed = costTrial(failedOutput('config', opened.error), setup.harness, setup.prices);
-      const judged = { evaluations: [], criteria: [] };
+      const judged = { evaluations: [], criteria: [], errorIsOutput: false };
       return assembleRecord({
         ...base,
         costed,
@@ -149,6 +159,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       env: trialEnv,
       ...(workspacePath === undefined ? {} : { workspace: workspacePath }),
       ...(box === undefined ? {} : { sandbox: box.sandbox }),
+      ...(route === undefined ? {} : { gateway: route.gateway }),
     };
     const attemptOptions = {
       retries: settings.retries,
@@ -180,7 +191,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
       if (deadlines.aborted) return undefined;
       const collected = telemetry === undefined ? ran.output : await telemetry.collect(ran.output);
       const costed = costTrial(refuseTooDeep(collected), setup.harness, setup.prices);
-      const judged = { evaluations: ran.evaluations, criteria: [] };
+      const judged = { evaluations: ran.evaluations, criteria: [], errorIsOutput: false };
       const record = assembleRecord({
         ...base,
         costed,
@@ -198,7 +209,9 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
     }
     const attempt = await attemptTrial(setup.agent, trial.task.input, ctx, attemptOptions);
     if (deadlines.aborted || attempt.output.error_kind === 'aborted') return undefined;
-    const collected = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    const fromHarness = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
+    // The gateway saw every model call: its calls replace the reported ones (roles kept).
+    const collected = route === undefined ? fromHarness : await route.collect(fromHarness);
     // Whatever the adapter (a plugin's too), data deeper than the walks downstream can take is refused.
     const reported = overran(refuseTooDeep(collected), t0, timeoutSeconds);
     // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
@@ -244,6 +257,7 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   } finally {
     deadline.dispose();
     await box?.dispose(setup.keepWorkspaces);
+    await route?.discard();
     await workspace?.dispose(setup.keepWorkspaces);
   }
 }

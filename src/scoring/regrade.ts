@@ -36,7 +36,9 @@ export function applyGrades(
     criteria,
     rubricWeights,
     scoring,
-    errored: record.output.error !== undefined || record.error_kind === 'environment',
+    // `error` is set when the trial errored (an environment error too); an error its task expected
+    // (expect_error) is its output.
+    errored: record.error !== undefined || record.error_kind === 'environment',
   });
   const metrics = {
     ...processMetrics(record.trace, criteria),

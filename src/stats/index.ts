@@ -13,4 +13,5 @@ export * from './pass-at-k.ts';
 export * from './power.ts';
 export * from './proportion.ts';
 export * from './significance.ts';
+export * from './stratified.ts';
 export * from './trend.ts';

@@ -1,3 +1,4 @@
+import type { DomainComparison } from '../compare/by-domain.ts';
 import { compareExperiments } from '../compare/compare.ts';
 import { metricForResult, perTaskValues } from '../compare/per-task.ts';
 import type { MetricComparison } from '../compare/types.ts';
@@ -65,6 +66,12 @@ export interface TimelinePoint {
   readonly released?: string | undefined;
   /** One per `Timeline.metrics`. */
   readonly cells: readonly TimelineCell[];
+  /**
+   * When the step's shared tasks span several domains: each domain's paired test and the pooled
+   * stratified test against the previous version (docs/statistics.md, "Across domains"), with
+   * unadjusted p-values. Absent for the first version and for one domain.
+   */
+  readonly by_domain?: DomainComparison | undefined;
 }
 
 /** The whole lineage in one test per metric: a slope per version step, and first → last. */
@@ -200,6 +207,7 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
       };
     });
     const released = releasedOf(experiment);
+    const byDomain = i === 0 ? undefined : steps[i]?.by_domain?.[0];
     return {
       experiment_id: experiment.id,
       experiment_ids: perVersion === 'pooled' ? (versions[i]?.runs ?? []).map((e) => e.id) : [experiment.id],
@@ -211,6 +219,7 @@ export function buildTimeline(experiments: readonly Experiment[], options: Timel
       version: experiment.harness.version,
       ...(released ? { released } : {}),
       cells,
+      ...(byDomain === undefined ? {} : { by_domain: byDomain }),
     };
   });
 

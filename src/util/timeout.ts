@@ -10,7 +10,8 @@ export function isTimeoutReason(reason: unknown): boolean {
 
 /**
  * Settles with `promise`, or rejects with a `TimeoutError` after `ms` milliseconds, whichever
- * comes first. The timer never keeps the process alive after the race is decided.
+ * comes first (the acp adapter's wait for `initialize`). The timer never keeps the process alive
+ * after the race is decided.
  */
 export function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -26,35 +27,6 @@ export function withTimeout<T>(promise: PromiseLike<T>, ms: number): Promise<T> 
       },
     );
   });
-}
-
-export interface TrialSignal {
-  readonly signal: AbortSignal;
-  /** Clears the timer and the listener on the parent; call when the trial ends. */
-  dispose(): void;
-}
-
-/**
- * A signal for one trial: it aborts with a `TimeoutError` reason after `ms` milliseconds, or with
- * the parent's reason when the parent (the run) aborts first.
- */
-export function trialSignal(parent: AbortSignal | undefined, ms: number): TrialSignal {
-  const controller = new AbortController();
-  const onParentAbort = (): void => controller.abort(parent?.reason);
-  const timer = setTimeout(() => controller.abort(timeoutReason(ms)), ms);
-  if (parent?.aborted === true) {
-    clearTimeout(timer);
-    controller.abort(parent.reason);
-  } else {
-    parent?.addEventListener('abort', onParentAbort, { once: true });
-  }
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onParentAbort);
-    },
-  };
 }
 
 function formatMs(ms: number): string {

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { describe, it } from 'vitest';
+
 /**
  * Debian's Chromium for the browser tests (`.ci/run` installs it; nothing is downloaded). The
  * variable lets a machine with Chromium elsewhere run them, and tests the missing-browser path.
@@ -15,3 +18,28 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-quic',
 ];
+
+const MISSING = `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests`;
+
+/**
+ * `describe(title, body)` when Chromium is there. Without it the suite fails in CI, and elsewhere
+ * is skipped loudly: a warning on stderr and the reason in the skipped suite's name.
+ */
+export function describeInChromium(title: string, body: () => void): void {
+  if (existsSync(CHROMIUM)) {
+    describe(title, body);
+    return;
+  }
+  if (process.env['CI']) {
+    describe(title, () => {
+      it('needs Chromium in CI', () => {
+        throw new Error(MISSING);
+      });
+    });
+    return;
+  }
+  console.warn(`skipping "${title}": ${MISSING}`);
+  describe.skip(`${title} (skipped: ${MISSING})`, () => {
+    it('runs in a browser', () => {});
+  });
+}

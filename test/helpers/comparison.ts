@@ -63,6 +63,8 @@ export function experimentOf(
     version?: string;
     name?: string;
     clusters?: Record<string, string>;
+    /** Task -> domain, as a suite gathering several suites' tasks records it. */
+    domains?: Record<string, string>;
     createdAt?: string;
     suiteHash?: string;
     suiteId?: string;
@@ -74,6 +76,7 @@ export function experimentOf(
     id: t,
     weight: 1,
     ...(options.clusters?.[t] ? { cluster: options.clusters[t] } : {}),
+    ...(options.domains?.[t] ? { domain: options.domains[t] } : {}),
   }));
   const records = trials.map(trialRecord);
   const epochs = Math.max(1, ...trials.map((t) => (t.epoch ?? 0) + 1));

@@ -136,7 +136,7 @@ describe('a Vercel AI SDK harness reporting through OpenTelemetry', () => {
 });
 
 describe('a plain function harness reporting through the trackers', () => {
-  const tracked = (options: Record<string, boolean> = {}) =>
+  const tracked = (options: Record<string, unknown> = {}) =>
     harness(`tracked-${Object.keys(options).join('-') || 'plain'}`, [
       'adapter: function',
       'options:',
@@ -177,7 +177,7 @@ describe('a plain function harness reporting through the trackers', () => {
       ],
       root,
     );
-    expect(console.stdout).toMatch(/add\s+FAIL\s+\S+\s+\S+\s+\$0\.0350 partial/);
+    expect(console.stdout).toMatch(/add\s+FAIL\s+\S+\s+\S+\s+\$0\.035 partial/);
     expect(console.stdout).toMatch(/^cost\s.*partial: 1 unpriced call in 1 trial/m);
     expect(console.stdout).toMatch(/^cost_per_task\s.*partial: 1 unpriced call in 1 trial/m);
     expect(await readFile(join(root, 'partial.md'), 'utf8')).toMatch(
@@ -193,5 +193,30 @@ describe('a plain function harness reporting through the trackers', () => {
     // gpt-4o's $0.035 plus the Claude call.
     expect(record.cost_usd).toBeCloseTo(0.035 + 0.0588465, 12);
     expect(record.output.usage).toMatchObject({ cache_write_tokens: 5350, cached_tokens: 88300 });
+  });
+
+  it('a real 11% cost drop at $0.0003 a trial shows in compare, not as `$0.0003 → $0.0003`', async () => {
+    const store = join(root, 'small-costs.db');
+    const ids: string[] = [];
+    // gpt-4o at $2.50 in and $10 out per million: 80 in + 11 out = $0.00031; 70 + 10 = $0.000275.
+    for (const [name, tokens] of [
+      ['before', [80, 11]],
+      ['after', [70, 10]],
+    ] as const) {
+      const file = await harness(`small-${name}`, [
+        'adapter: function',
+        'options:',
+        `  module: ${JSON.stringify(`${join(FIX, 'tracked.mjs')}#run`)}`,
+        `  options: ${JSON.stringify({ tokens })}`,
+      ]);
+      const r = await cli(['run', SUITE, '--harness', file, '--store', store], root);
+      expect(r.stdout).toMatch(/^add\s+PASS\s+\S+\s+\S+\s+\$0\.000(31|275)\s*$/m);
+      ids.push(/stored experiment (exp-\S+)/.exec(r.stderr)![1]!);
+    }
+    const compared = await cli(['compare', ids[0]!, ids[1]!, '--store', store], root);
+    expect(compared.status).toBe(0);
+    expect(compared.stdout).toMatch(/^cost_per_task\s+\$0\.00031\s+\$0\.000275\s+-11\.3%\s+-\$0\.000035\s/m);
+    expect(compared.stdout).toContain('Total cost over 1 shared tasks: $0.00031 → $0.000275 (-$0.000035,');
+    expect(compared.stdout).not.toContain('$0.0003 ');
   });
 });

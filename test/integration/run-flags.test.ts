@@ -135,7 +135,11 @@ describe('harnesseval run: every flag changes behaviour', () => {
       JSON.parse((await cli([...args, '--filter-tag', 'greeting', '--timeout', '0.2'], dir)).stdout),
     );
     expect(first.records.map((r) => r.error_kind)).toEqual(['timeout', 'timeout', 'timeout']);
-    const retried = await cli([...args, '--filter-tag', 'greeting', '--retry-errors', first.id], dir);
+    // The stored plan holds, except the timeout and the retries: the retry gives the trials more time.
+    const retried = await cli(
+      [...args, '--filter-tag', 'greeting', '--timeout', '30', '--retry-errors', first.id],
+      dir,
+    );
     const experiment = ExperimentSchema.parse(JSON.parse(retried.stdout));
     expect(experiment.id).toBe(first.id);
     expect(experiment.records.map((r) => r.outcome)).toEqual(['pass', 'pass', 'pass']);

@@ -99,6 +99,7 @@ export async function compareAction(
     ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
     ...(flags.adjust === undefined ? {} : { adjust: flags.adjust }),
     ...(flags.excludeFlaky ? { excludeFlaky: true } : {}),
+    ...(flags.weights === undefined ? {} : { weighting: flags.weights }),
     ...(flags.sequential ? { sequential: { margin: flags.margin ?? 0.05 } } : {}),
     versionRuns: await sameVersionRuns(experiments, { cwd: io.cwd, store: flags.store, env: io.env }),
     thresholds,

@@ -6,7 +6,7 @@ import { parseThresholdArg } from '../threshold-arg.ts';
 
 const examples = `
 Examples:
-  $ harnesseval compare 01J9Z8 01JA4C                      two stored experiments (unique id prefixes)
+  $ harnesseval compare exp-20261201-084403 exp-20261202-091512   two stored experiments (unique id prefixes)
   $ harnesseval compare latest:my-agent@0.3.1 latest:my-agent
   $ harnesseval compare main.json pr.json --format markdown -o comment.md
   $ harnesseval compare main.json pr.json --fail-on-regression \\
@@ -15,13 +15,16 @@ Examples:
 
   $ harnesseval compare main.json pr.json --adjust bh --exclude-flaky
   $ harnesseval compare main.json pr.json --sequential --margin 0.05
+  $ harnesseval compare cross-main.json cross-pr.json --weights tasks   tasks of several domains
 
 A is the baseline; each further experiment is compared with it. Everything — the change, its
 direction, the interval, p and any gate — is over the tasks both ran ("paired over N of M tasks");
 tasks only one side ran are listed. Pass/fail metrics with one epoch use McNemar's exact test, other
 metrics (and pass rates over epochs) the paired t test; p-values are adjusted over the metrics
 (--adjust, Holm by default) and "significant" uses the adjusted one; a gate on one metric uses its
-own test. See docs/statistics.md. Regression rules come from the candidate's suite thresholds (or
+own test. When the shared tasks span several domains (a suite gathering several suites' tasks), a
+"By domain" section adds each domain's paired test and a pooled stratified test per metric, with
+the weights stated (--weights equal, the default, or tasks). See docs/statistics.md. Regression rules come from the candidate's suite thresholds (or
 --suite FILE) and --threshold; with --fail-on-regression and no rules, any significant regression fails.
 Exit status: 0 ok, 1 a regression rule broken (with --fail-on-regression) or an error, 2 usage.
 `;
@@ -39,6 +42,7 @@ export interface CompareFlags {
   readonly sequential?: boolean;
   readonly margin?: number;
   readonly store?: string;
+  readonly weights?: 'equal' | 'tasks';
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -99,6 +103,12 @@ export function register(program: Command, io: CliIO): void {
       '--margin <d>',
       'with --sequential: differences within ±d do not matter (default 0.05)',
       parseMargin,
+    )
+    .addOption(
+      new Option(
+        '--weights <how>',
+        'domain weights of the pooled stratified test: equal (default) or tasks (by shared task count)',
+      ).choices(['equal', 'tasks']),
     )
     .option('--store <location>', STORE_OPTION_HELP)
     .addHelpText('after', examples)

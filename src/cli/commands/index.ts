@@ -4,6 +4,7 @@ import { register as registerCompare } from './compare.ts';
 import { register as registerGrade } from './grade.ts';
 import { register as registerIngestAtif } from './ingest-atif.ts';
 import { register as registerIngestOtel } from './ingest-otel.ts';
+import { register as registerInit } from './init.ts';
 import { register as registerLint } from './lint.ts';
 import { register as registerLoad } from './load.ts';
 import { register as registerPower } from './power.ts';
@@ -35,4 +36,5 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'ingest-otel', register: registerIngestOtel },
   { name: 'ingest-atif', register: registerIngestAtif },
   { name: 'schema', register: registerSchema },
+  { name: 'init', register: registerInit },
 ];

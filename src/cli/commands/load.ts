@@ -25,11 +25,20 @@ async function runLoad(
   file: string,
   opts: { validate?: boolean; summary?: boolean },
 ): Promise<void> {
-  const [{ streamEvalCases }, { formatDiagnostic }, { CliExit, EXIT }] = await Promise.all([
-    import('../../formats/eval-case-stream.ts'),
-    import('../../core/diagnostic.ts'),
-    import('../exit.ts'),
-  ]);
+  const [{ streamEvalCases }, { formatDiagnostic }, { CliExit, EXIT }, { isEvalCaseDataset }] =
+    await Promise.all([
+      import('../../formats/eval-case-stream.ts'),
+      import('../../core/diagnostic.ts'),
+      import('../exit.ts'),
+      import('../../formats/load.ts'),
+    ]);
+  // A benchmark or a README read line by line would "load 0 cases" and exit 0.
+  if (!(await isEvalCaseDataset(file))) {
+    io.stderr.write(
+      `harnesseval: not a v0 JSONL dataset: ${file} (load reads one eval case per line; check other files with validate)\n`,
+    );
+    throw new CliExit(EXIT.failure);
+  }
   const out = (line: string) => io.stdout.write(`${line}\n`);
   const difficulty = { easy: 0, medium: 0, hard: 0 };
   const outputType = { exact: 0, regex: 0, jsonpath: 0 };

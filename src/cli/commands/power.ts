@@ -4,7 +4,7 @@ import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
-  $ harnesseval power --baseline 01J9Z8 --effect 0.05            tasks needed to detect +5 points
+  $ harnesseval power --baseline exp-20261201-084403 --effect 0.05  tasks needed to detect +5 points
   $ harnesseval power --baseline latest:my-agent --tasks 40 --epochs 3
   $ harnesseval power --baseline main.json --metric overall_score --effect 0.03 --tasks 100
   $ harnesseval power --baseline main.json --from pr.json --effect 0.05   correlation observed from a pair

@@ -5,11 +5,11 @@ import { STORE_OPTION_HELP } from '../store-location.ts';
 
 const examples = `
 Examples:
-  $ harnesseval report 01J9Z8...                      print the stored experiment as a table
+  $ harnesseval report exp-20261201-084403-b363       print the stored experiment as a table
   $ harnesseval report results.json --format markdown  an exported experiment as Markdown
   $ harnesseval report results.json -o out/junit.xml -o out/results.csv
                                                       one file per -o, format from the extension
-  $ harnesseval report 01J9Z8... --store ci/harnesseval.db --format markdown -o pr-comment.md
+  $ harnesseval report exp-20261201-0844 --store ci/harnesseval.db --format markdown -o pr-comment.md
 `;
 
 interface ReportFlags {

@@ -6,6 +6,7 @@ import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../co
 import type { Suite } from '../../core/suite.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
+import { escapeControl } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
 import { type CliIO, useColor } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
@@ -113,6 +114,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
           switch (event.type) {
             case 'run_start': {
               signals.experimentId = event.experiment.id;
+              progress?.header(runHeader(event.experiment, event.trials, event.resumed));
               if (flags.retryErrors !== undefined)
                 say(
                   `harnesseval: retrying ${event.trials} errored trials of ${event.experiment.id} (kinds: transient, timeout, environment)`,
@@ -126,7 +128,11 @@ export async function executeRun(run: RunInvocation): Promise<number> {
                 await reporter.onRunStart?.(event.experiment, { destination });
               break;
             }
+            case 'trial_start':
+              progress?.trialStarted(trialLabel(event.taskId, event.epoch, flags.epochs));
+              break;
             case 'trial_end':
+              progress?.trialEnded(trialLabel(event.record.task_id, event.record.epoch, flags.epochs));
               if (streaming.length > 0) {
                 const record = await redactRecord(event.record, io.env);
                 for (const reporter of streaming) await reporter.onTrialEnd?.(record);
@@ -206,6 +212,20 @@ async function report(run: RunInvocation, finished: Experiment): Promise<number>
   }
   if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
   return EXIT.ok;
+}
+
+/** `suite × harness@version (exp-…): N trials`, as the console report's title begins. */
+function runHeader(experiment: Experiment, trials: number, resumed: number): string {
+  const suite = experiment.suite.name ?? experiment.suite.id;
+  const harness = `${experiment.harness.name}@${experiment.harness.version}`;
+  const again = resumed > 0 ? `, ${resumed} done before` : '';
+  return escapeControl(
+    `${suite} × ${harness}  (${experiment.id}): ${trials} trial${trials === 1 ? '' : 's'} to run${again}`,
+  );
+}
+
+function trialLabel(taskId: string, epoch: number, epochs: number): string {
+  return escapeControl(epochs > 1 ? `${taskId}#${epoch}` : taskId);
 }
 
 /** Why the suite's rubric criteria will wait for a human, when it has any and no judge can grade. */

@@ -148,10 +148,11 @@ async function runCommand(
   let judge: JudgeConfig | undefined;
   let sandbox: SandboxConfig | undefined;
   try {
-    suite = await loadSuite(
-      resolve(io.cwd, file),
-      flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier },
-    );
+    // With --harness the file's own agent is never created, so it need not be creatable.
+    suite = await loadSuite(resolve(io.cwd, file), {
+      checkAgent: flags.harness === undefined,
+      ...(flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier }),
+    });
     judge = await judgeFor(suite, flags.judge);
     if (flags.harness === 'oracle' && !existsSync(resolve(io.cwd, 'oracle'))) {
       // Harbor's sanity check needs no config file: the task's own solution is the harness.

@@ -7,11 +7,11 @@ const EXAMPLES = `
 Examples:
   $ harnesseval runs list
   $ harnesseval runs list --harness my-agent --limit 5 --format json
-  $ harnesseval runs show 01J9Z            # a unique id prefix is enough
-  $ harnesseval runs export 01J9Z -o results/run.json
-  $ harnesseval runs export 01J9Z --format atif -o results/trajectories
+  $ harnesseval runs show exp-20261201-084403-b363
+  $ harnesseval runs export exp-20261201-0844 -o results/run.json   # a unique id prefix is enough
+  $ harnesseval runs export exp-20261201-0844 --format atif -o results/trajectories
   $ harnesseval runs import results/run.json --replace
-  $ harnesseval runs delete 01J9Z
+  $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
   $ harnesseval runs --store ci/harnesseval.db list
   $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json

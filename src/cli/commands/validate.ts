@@ -27,7 +27,7 @@ export const register: RegisterCommand = (program, io) => {
   program
     .command('validate')
     .description(
-      'check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config, Harbor task folders)',
+      'check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config, model script, Harbor task folders)',
     )
     .argument('<files...>', 'files to validate')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))

@@ -1,6 +1,7 @@
 import type { Comparison, FlippedTask, MetricComparison, MetricDelta } from '../../compare/types.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { textTable } from '../text-table.ts';
+import { domainView } from './by-domain.ts';
 import {
   adjustLabel,
   differenceInterval,
@@ -207,6 +208,18 @@ export function renderComparisonConsole(
       );
       for (const t of pair.flaky.slice(0, max)) lines.push(`  ~ ${escapeControl(flakyLine(t))}`);
     }
+  }
+  for (const d of comparison.by_domain ?? []) {
+    const view = domainView(comparison, d);
+    const clean = (row: readonly string[]) => row.map((cell) => escapeControl(cell));
+    lines.push('', escapeControl(view.title), escapeControl(view.weights));
+    lines.push(
+      ...textTable(
+        clean(view.head).map((head, i) => ({ head, ...(i === 0 ? {} : { align: 'right' as const }) })),
+        view.rows.map(clean),
+      ),
+    );
+    lines.push(...view.notes.map((note) => paint.dim(`  ${escapeControl(note)}`)));
   }
   if (comparison.warnings.length > 0)
     lines.push('', ...comparison.warnings.map((w) => paint.yellow(`warning: ${escapeControl(w)}`)));

@@ -1,5 +1,6 @@
 import type { Comparison, FlippedTask, MetricComparison } from '../../compare/types.ts';
 import { markdownCell } from '../markdown.ts';
+import { domainView } from './by-domain.ts';
 import {
   adjustLabel,
   differenceInterval,
@@ -147,6 +148,24 @@ export function renderComparisonMarkdown(
   });
   if (sequential.length > 0)
     lines.push('**Sequential** (always-valid confidence sequence):', '', ...sequential, '');
+  const byDomain = comparison.by_domain?.find((d) => d.experiment_id === b.id);
+  if (byDomain !== undefined) {
+    const view = domainView(comparison, byDomain);
+    const cells = (row: readonly string[]) => `| ${row.map((cell) => markdownCell(cell, 60)).join(' | ')} |`;
+    lines.push(
+      `**${markdownCell(view.title, 120)}** · ${markdownCell(view.weights, 200)}`,
+      '',
+      cells(view.head),
+      `|:---|${view.head
+        .slice(1)
+        .map(() => '---:')
+        .join('|')}|`,
+      ...view.rows.map(cells),
+      '',
+      ...view.notes.map((note) => `_${markdownCell(note, 400)}_`),
+      '',
+    );
+  }
 
   if (pair) {
     lines.push(

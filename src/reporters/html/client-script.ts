@@ -96,56 +96,75 @@ function pre(text, omitted) {
 function section(title, content) {
   return el('div', 'trace-part', [el('h3', null, [title]), content]);
 }
+/** A table section, or nothing when it has no rows: an empty trace part says nothing. */
+function rowsSection(parts, title, headers, rows) {
+  if (rows.length > 0) parts.push(section(title, table(headers, rows)));
+}
 
 function renderTrial(trial) {
   var parts = [
     el('h2', null, ['Trace: ' + trial.task_id + ' (epoch ' + trial.epoch + ') ', el('span', 'badge ' + trial.outcome, [trial.outcome])]),
     el('p', 'meta', ['run ' + trial.run_id + ' · ' + num(trial.duration_seconds) + ' s · ' + usd(trial.cost_usd) + (trial.unpriced_calls > 0 ? ' partial (' + trial.unpriced_calls + ' calls unpriced)' : '') + ' · attempts ' + trial.attempts]),
   ];
-  parts.push(section('Output', pre(trial.output.text, trial.output.omitted)));
+  // Input, expected and output side by side, so a failed exact or regex case reads at a glance.
+  var compared = [];
+  if (trial.input) compared.push(section('Input', pre(trial.input.text, trial.input.omitted)));
+  if (trial.expected) compared.push(section('Expected', pre(trial.expected.text, trial.expected.omitted)));
+  compared.push(section('Output', pre(trial.output.text, trial.output.omitted)));
+  parts.push(el('div', 'side-by-side', compared));
   if (trial.error) parts.push(section('Error', pre(trial.error, 0)));
-  parts.push(section('Evaluations', table(['evaluator', 'score', 'passed', 'explanation'], trial.evaluations.map(function (e) {
+  rowsSection(parts, 'Evaluations', ['evaluator', 'score', 'passed', 'explanation'], trial.evaluations.map(function (e) {
     return [e.evaluator, num(e.score), e.passed ? 'yes' : 'no', e.error ? e.explanation + ' (error: ' + e.error + ')' : e.explanation];
-  }))));
-  var criteria = el('div', null, [table(['criterion', 'verification', 'status', 'score', 'explanation'], trial.criteria.map(function (c) {
-    return [c.id, c.verification, c.status, num(c.score), c.explanation];
-  }))]);
-  trial.criteria.forEach(function (c) {
-    if (c.grades.length > 0) {
-      criteria.appendChild(el('p', 'meta', ['Grades for ' + c.id]));
-      criteria.appendChild(table(['dimension', 'level', 'score', 'grader', 'rationale'], c.grades.map(function (g) {
-        return [g.dimension, String(g.level), num(g.score), g.grader + ' (' + g.grader_kind + ')', g.rationale];
-      })));
-    }
-    if (c.output_tail) criteria.appendChild(pre(c.output_tail, 0));
-  });
-  parts.push(section('Criteria', criteria));
-  parts.push(section('Agent calls by role', table(['role', 'calls', 'tokens in', 'tokens out', 'cost'], trial.by_role.map(function (r) {
-    return [r.role, String(r.calls), num(r.tokens_in, 6), num(r.tokens_out, 6), usd(r.cost_usd)];
-  }))));
-  parts.push(section('Agent calls', table(['role', 'model', 'tokens in', 'tokens out', 'cost', 'seconds', 'error'], trial.agent_calls.map(function (a) {
-    return [a.role, a.model || '', num(a.tokens_in, 6), num(a.tokens_out, 6), usd(a.cost_usd), num(a.duration_seconds), a.error || ''];
-  }))));
-  if (trial.agent_invocations.length > 0) {
-    parts.push(section('Agent invocations', table(['agent', 'seconds', 'error'], trial.agent_invocations.map(function (a) {
-      return [a.name, num(a.duration_seconds), a.error || ''];
-    }))));
+  }));
+  if (trial.criteria.length > 0) {
+    var criteria = el('div', null, [table(['criterion', 'verification', 'status', 'score', 'explanation'], trial.criteria.map(function (c) {
+      return [c.id, c.verification, c.status, num(c.score), c.explanation];
+    }))]);
+    trial.criteria.forEach(function (c) {
+      if (c.grades.length > 0) {
+        criteria.appendChild(el('p', 'meta', ['Grades for ' + c.id]));
+        criteria.appendChild(table(['dimension', 'level', 'score', 'grader', 'rationale'], c.grades.map(function (g) {
+          return [g.dimension, String(g.level), num(g.score), g.grader + ' (' + g.grader_kind + ')', g.rationale];
+        })));
+      }
+      if (c.output_tail) {
+        // Each command's output is labelled with its criterion: several blocks follow one table.
+        criteria.appendChild(el('p', 'meta output-label', ['Output of ' + c.id + ' (' + c.status + ')']));
+        criteria.appendChild(pre(c.output_tail, 0));
+      }
+    });
+    parts.push(section('Criteria', criteria));
   }
-  parts.push(section('Tool calls', table(['tool', 'status', 'seconds', 'arguments', 'result'], trial.tool_calls.map(function (t) {
+  rowsSection(parts, 'Agent calls by role', ['role', 'calls', 'tokens in', 'tokens out', 'cost'], trial.by_role.map(function (r) {
+    return [r.role, String(r.calls), num(r.tokens_in, 6), num(r.tokens_out, 6), usd(r.cost_usd)];
+  }));
+  rowsSection(parts, 'Agent calls', ['role', 'model', 'tokens in', 'tokens out', 'cost', 'seconds', 'error'], trial.agent_calls.map(function (a) {
+    return [a.role, a.model || '', num(a.tokens_in, 6), num(a.tokens_out, 6), usd(a.cost_usd), num(a.duration_seconds), a.error || ''];
+  }));
+  rowsSection(parts, 'Agent invocations', ['agent', 'seconds', 'error'], trial.agent_invocations.map(function (a) {
+    return [a.name, num(a.duration_seconds), a.error || ''];
+  }));
+  rowsSection(parts, 'Tool calls', ['tool', 'status', 'seconds', 'arguments', 'result'], trial.tool_calls.map(function (t) {
     return [t.tool_name, t.status, num(t.duration), pre(t.args.text, t.args.omitted), t.result ? pre(t.result.text, t.result.omitted) : ''];
-  }))));
-  parts.push(section('Operator prompts', table(['kind', 'role', 'text'], trial.prompts.map(function (p) {
+  }));
+  rowsSection(parts, 'Operator prompts', ['kind', 'role', 'text'], trial.prompts.map(function (p) {
     return [p.kind, p.role || '', p.text || ''];
-  }))));
-  parts.push(section('Human touchpoints', table(['action', 'kind', 'minutes', 'note'], trial.human.map(function (h) {
+  }));
+  rowsSection(parts, 'Human touchpoints', ['action', 'kind', 'minutes', 'note'], trial.human.map(function (h) {
     return [h.action, h.kind, num(h.minutes), h.note || ''];
-  }))));
-  parts.push(section('Circuit breakers', table(['type', 'trigger', 'resolution'], trial.circuit_breakers.map(function (b) {
+  }));
+  rowsSection(parts, 'Circuit breakers', ['type', 'trigger', 'resolution'], trial.circuit_breakers.map(function (b) {
     return [b.type, b.trigger || '', b.resolution || ''];
-  }))));
-  parts.push(section('Malformed events', table(['line', 'error'], trial.malformed_events.map(function (m) {
+  }));
+  rowsSection(parts, 'Malformed events', ['line', 'error'], trial.malformed_events.map(function (m) {
     return [String(m.line), m.error];
-  }))));
+  }));
+  var absent = [
+    ['agent calls', trial.agent_calls.length], ['tool calls', trial.tool_calls.length],
+    ['operator prompts', trial.prompts.length], ['human touchpoints', trial.human.length],
+    ['circuit breakers', trial.circuit_breakers.length], ['malformed events', trial.malformed_events.length]
+  ].filter(function (entry) { return entry[1] === 0; }).map(function (entry) { return entry[0]; });
+  if (absent.length > 0) parts.push(el('p', 'note', ['Not reported in this trial: ' + absent.join(', ') + '.']));
   return parts;
 }
 

@@ -62,6 +62,8 @@ button.trace{font:inherit;color:var(--accent);background:none;border:0;cursor:po
 #trace-panel table{font-size:13px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:8px;max-height:420px;overflow:auto;margin:4px 0}
 .note,.none{color:var(--muted);font-style:italic}
+.side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:12px}
+.output-label{font-weight:600;font-family:ui-monospace,monospace}
 .violations li{color:var(--fail)}
 td.pass{color:var(--pass)}td.fail{color:var(--fail)}
 svg .chart-title{fill:var(--fg);font-size:13px;font-weight:600}

@@ -77,6 +77,9 @@ export function trialData(record: RunRecord) {
     cost_usd: record.cost_usd,
     unpriced_calls: record.output.usage.unpriced_calls ?? 0,
     output,
+    // Beside the output: what the harness was asked, and what it was checked against.
+    input: record.input === undefined ? null : truncateText(json(record.input), TEXT_LIMIT),
+    expected: record.expected === undefined ? null : truncateText(json(record.expected), TEXT_LIMIT),
     error: error === undefined ? null : short(error),
     evaluations: record.evaluations.map((e) => ({
       evaluator: e.evaluator,

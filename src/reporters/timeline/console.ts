@@ -1,6 +1,7 @@
 import type { Timeline } from '../../timeline/timeline.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { textTable } from '../text-table.ts';
+import { timelineDomainLines } from './by-domain.ts';
 import {
   cellText,
   marksLegend,
@@ -67,6 +68,8 @@ export function renderTimelineConsole(timeline: Timeline): string {
     marksLegend(timeline),
     'trend: mean of per-task least-squares slopes, t test over tasks (CR1 by task)',
   );
+  const domains = timelineDomainLines(timeline);
+  if (domains.length > 0) lines.push('', ...domains.map((line) => escapeControl(line)));
   for (const w of timeline.warnings) lines.push(`warning: ${escapeControl(w)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import type { Timeline } from '../../timeline/timeline.ts';
 import { markdownCell } from '../markdown.ts';
+import { timelineDomainLines } from './by-domain.ts';
 import {
   cellText,
   marksLegend,
@@ -34,6 +35,14 @@ export function renderTimelineMarkdown(timeline: Timeline): string {
         `- ${markdownCell(metricHeading(t.metric), 40)}: ${trendVerdict(t)} — ${markdownCell(trendText(timeline, t), 300)}`,
     ),
   ];
+  const domains = timelineDomainLines(timeline);
+  if (domains.length > 0)
+    lines.push(
+      '',
+      ...domains.map((line) =>
+        line.startsWith('  ') ? `- ${markdownCell(line.trim(), 400)}` : `**${markdownCell(line, 200)}**\n`,
+      ),
+    );
   for (const w of timeline.warnings) lines.push('', `> :warning: ${markdownCell(w, 200)}`);
   return `${lines.join('\n')}\n`;
 }

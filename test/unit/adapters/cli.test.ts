@@ -6,7 +6,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { cliAdapter } from '../../../src/adapters/cli.ts';
 import type { AgentV1 } from '../../../src/adapters/types.ts';
-import { trialSignal } from '../../../src/util/timeout.ts';
 import { environment, fixturesDir, trialContext } from './trial-context.ts';
 
 const node = process.execPath;
@@ -194,9 +193,8 @@ describe('cli adapter: failures', () => {
   it('kills a hung harness and its grandchild at the timeout, leaving no process behind', async () => {
     const pidsFile = tempFile('pids.json');
     const agent = await agentFor({ command: node, args: [script('hang.mjs'), pidsFile] });
-    const trial = trialSignal(undefined, 500);
+    const trial = { signal: AbortSignal.timeout(1500) }; // time for hang.mjs to write its pids under load
     const result = await agent.run('q', trialContext({ signal: trial.signal }));
-    trial.dispose();
     expect(result.error_kind).toBe('timeout');
     const pids: { child: number; grandchild: number } = JSON.parse(readFileSync(pidsFile, 'utf8'));
     expect(await gone([pids.child, pids.grandchild])).toBe(true);

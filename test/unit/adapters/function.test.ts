@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { functionAdapter, genericAdapter } from '../../../src/adapters/function.ts';
 import type { AgentV1 } from '../../../src/adapters/types.ts';
 import { HarnessEvalError } from '../../../src/core/errors.ts';
-import { trialSignal } from '../../../src/util/timeout.ts';
 import { environment, trialContext } from './trial-context.ts';
 
 async function agentFor(module: string, options: Record<string, unknown> = {}): Promise<AgentV1> {
@@ -122,9 +121,8 @@ describe('function adapter: failures', () => {
   it('returns timeout when the signal fires, whether or not the harness honors it', async () => {
     for (const name of ['honorsSignal', 'ignoresSignal']) {
       const agent = await agentFor(`./slow-agent.ts#${name}`);
-      const trial = trialSignal(undefined, 50);
+      const trial = { signal: AbortSignal.timeout(50) };
       const result = await agent.run('q', trialContext({ signal: trial.signal }));
-      trial.dispose();
       expect(result.error_kind).toBe('timeout');
       expect(result.error).toMatch(/did not finish in time/);
     }

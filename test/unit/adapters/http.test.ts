@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpAdapter } from '../../../src/adapters/http.ts';
 import type { AgentV1 } from '../../../src/adapters/types.ts';
 import { HarnessEvalError } from '../../../src/core/errors.ts';
-import { trialSignal } from '../../../src/util/timeout.ts';
 import { environment, trialContext } from './trial-context.ts';
 
 interface Received {
@@ -188,12 +187,11 @@ describe('http adapter', () => {
   });
 
   it('aborts a slow request at the trial timeout', async () => {
-    const trial = trialSignal(undefined, 100);
+    const trial = { signal: AbortSignal.timeout(100) };
     const result = await (await agentFor({ url: `${base}/slow` })).run(
       'q',
       trialContext({ signal: trial.signal }),
     );
-    trial.dispose();
     expect(result.error_kind).toBe('timeout');
   });
 

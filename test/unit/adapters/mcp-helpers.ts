@@ -56,12 +56,12 @@ export const helloWorldServer: McpOptionsInput = {
   cwd: 'examples/hello-world',
 };
 
-/** Starts the hello-world server in HTTP mode on a free port and returns its URL. */
-export async function startHttpHelloWorld(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', './server.ts', '--http', '--port', '0'], {
-    cwd: helloWorldDir,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+/** Starts an MCP server (`node ARGV...`) that prints `listening on URL` on stderr; returns its URL. */
+export async function startHttpMcpServer(
+  argv: readonly string[],
+  cwd?: string,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -72,6 +72,25 @@ export async function startHttpHelloWorld(): Promise<{ url: string; child: Child
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
   });
   return { url, child };
+}
+
+/** Runs `node ARGV...` to its exit; for servers that must refuse their arguments. */
+export async function exitOf(
+  argv: readonly string[],
+  cwd?: string,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stderr };
+}
+
+/** Starts the hello-world server in HTTP mode on a free port and returns its URL. */
+export function startHttpHelloWorld(): Promise<{ url: string; child: ChildProcess }> {
+  return startHttpMcpServer(['--import', 'tsx', './server.ts', '--http', '--port', '0'], helloWorldDir);
 }
 
 /** True while the process runs; a zombie (killed, not yet reaped by an orphan-adopting init) is dead. */

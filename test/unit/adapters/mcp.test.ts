@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adapterOptionSchemas } from '../../../src/adapters/catalog.ts';
-import { planToolCall } from '../../../src/adapters/mcp.ts';
+import { planToolCalls } from '../../../src/adapters/mcp-plan.ts';
 import type { AgentV1 } from '../../../src/adapters/types.ts';
 import {
   createMcpAgent,
@@ -45,11 +45,46 @@ describe('mcp adapter over stdio, against the real hello-world server', () => {
     expect(outs.map((o) => o.output)).toEqual(names.map((n) => `Hello, ${n}!`));
   });
 
-  it('reports an unknown tool as an agent error with the call recorded', async () => {
+  it('reports an unknown tool as tool_unknown with the call recorded', async () => {
     const out = await agent.run({ tool: 'no_such_tool', arguments: {} }, trial(''));
     expect(out.error).toMatch(/no_such_tool/);
-    expect(out.error_kind).toBe('agent');
+    expect(out.error_kind).toBe('tool_unknown');
     expect(out.tool_calls[0]).toMatchObject({ tool_name: 'no_such_tool', status: 'error' });
+  });
+
+  it('reports arguments the server refuses as tool_invalid_args', async () => {
+    const wrongType = await agent.run({ tool: 'hello_world', arguments: { name: 42 } }, trial(''));
+    expect(wrongType.error_kind).toBe('tool_invalid_args');
+    expect(wrongType.error).toMatch(/Invalid arguments/);
+    const missing = await agent.run({ tool: 'hello_world', arguments: {} }, trial(''));
+    expect(missing.error_kind).toBe('tool_invalid_args');
+  });
+
+  it('runs a script of steps in order and stops at the first that fails, naming the step', async () => {
+    const ok = await agent.run(
+      {
+        steps: [
+          { tool: 'hello_world', arguments: { name: 'A' } },
+          { tool: 'hello_world', arguments: { name: 'B' } },
+        ],
+      },
+      trial(''),
+    );
+    expect(ok.output).toBe('Hello, B!');
+    expect(ok.tool_calls.map((c) => c.args)).toEqual([{ name: 'A' }, { name: 'B' }]);
+    const stopped = await agent.run(
+      {
+        steps: [
+          { tool: 'hello_world', arguments: { name: 'A' } },
+          { tool: 'nope', arguments: {} },
+          { tool: 'hello_world', arguments: { name: 'C' } },
+        ],
+      },
+      trial(''),
+    );
+    expect(stopped.error).toMatch(/^step 2 of 3: tool `nope`/);
+    expect(stopped.error_kind).toBe('tool_unknown');
+    expect(stopped.tool_calls.map((c) => c.tool_name)).toEqual(['hello_world', 'nope']);
   });
 
   it('rejects an input with `tool` but a misspelt `arguments` key, explaining the shape', async () => {
@@ -85,10 +120,10 @@ describe('mcp adapter against the test-only server', () => {
     await agent.close?.();
   });
 
-  it('makes isError an agent error carrying the tool text', async () => {
+  it('makes isError a tool_error carrying the tool text', async () => {
     const out = await agent.run({ tool: 'fail', arguments: { reason: 'nope' } }, trial(''));
     expect(out.error).toContain('refused: nope');
-    expect(out.error_kind).toBe('agent');
+    expect(out.error_kind).toBe('tool_error');
     expect(out.output).toBe('refused: nope');
     expect(out.tool_calls[0]).toMatchObject({ tool_name: 'fail', status: 'error' });
   });
@@ -283,25 +318,44 @@ describe('mcp adapter over streamable HTTP', () => {
   });
 });
 
-describe('planToolCall', () => {
+describe('planToolCalls', () => {
   const options = adapterOptionSchemas.mcp.parse({
     command: 'x',
     default_tool: 'greet',
     input_argument: 'name',
   });
+  const one = (tool: string, args: Record<string, unknown>) => ({ ok: true, calls: [{ tool, args }] });
   it('uses default_tool for text and for an object without `tool`', () => {
-    expect(planToolCall('Ada', options)).toEqual({ ok: true, tool: 'greet', args: { name: 'Ada' } });
-    expect(planToolCall({ name: 'Bo' }, options)).toEqual({ ok: true, tool: 'greet', args: { name: 'Bo' } });
+    expect(planToolCalls('Ada', options)).toEqual(one('greet', { name: 'Ada' }));
+    expect(planToolCalls({ name: 'Bo' }, options)).toEqual(one('greet', { name: 'Bo' }));
   });
   it('prefers an explicit tool and defaults its arguments to {}', () => {
-    expect(planToolCall({ tool: 'other' }, options)).toEqual({ ok: true, tool: 'other', args: {} });
+    expect(planToolCalls({ tool: 'other' }, options)).toEqual(one('other', {}));
   });
   it('refuses an empty tool name', () => {
-    expect(planToolCall({ tool: '' }, options).ok).toBe(false);
+    expect(planToolCalls({ tool: '' }, options).ok).toBe(false);
+  });
+  it('reads a script of steps in order, and explains a malformed one', () => {
+    expect(planToolCalls({ steps: [{ tool: 'a', arguments: { x: 1 } }, { tool: 'b' }] }, options)).toEqual({
+      ok: true,
+      calls: [
+        { tool: 'a', args: { x: 1 } },
+        { tool: 'b', args: {} },
+      ],
+    });
+    const bad = planToolCalls({ steps: [{ tool: 'a', args: {} }] }, options);
+    expect(!bad.ok && bad.message).toMatch(/`steps` must be .*steps\.0/);
+    expect(planToolCalls({ steps: [] }, options).ok).toBe(false);
   });
 });
 
 describe('mcp options schema', () => {
+  it('lifecycle trial needs a command: it starts the server itself', () => {
+    expect(
+      adapterOptionSchemas.mcp.safeParse({ url: 'http://127.0.0.1/mcp', lifecycle: 'trial' }).success,
+    ).toBe(false);
+    expect(adapterOptionSchemas.mcp.parse({ command: 'node' }).lifecycle).toBe('run');
+  });
   it('needs exactly one of command and url', () => {
     expect(adapterOptionSchemas.mcp.safeParse({}).success).toBe(false);
     expect(adapterOptionSchemas.mcp.safeParse({ command: 'node', url: 'http://127.0.0.1/mcp' }).success).toBe(

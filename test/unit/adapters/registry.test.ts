@@ -46,7 +46,17 @@ afterEach(() => {
 
 describe('adapter registry', () => {
   it('lists the built-ins, each loading a definition of the same name and schema', async () => {
-    expect(Object.keys(builtinAdapters)).toEqual(['function', 'generic', 'http', 'cli', 'mcp', 'oracle']);
+    expect(Object.keys(builtinAdapters)).toEqual([
+      'function',
+      'generic',
+      'http',
+      'cli',
+      'mcp',
+      'oracle',
+      'claude-code',
+      'codex',
+      'acp',
+    ]);
     for (const [name, entry] of Object.entries(builtinAdapters)) {
       const definition = await entry.load();
       expect(definition.name).toBe(name);
@@ -66,7 +76,7 @@ describe('adapter registry', () => {
     const error = await createError('htp', {});
     expect(error.code).toBe('invalid_config');
     expect(error.message).toBe(
-      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp, oracle)',
+      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp, oracle, claude-code, codex, acp)',
     );
     expect(error.diagnostics[0]).toMatchObject({ path: 'adapter' });
     expect((await createError('kubernetes', {})).message).not.toContain('did you mean');

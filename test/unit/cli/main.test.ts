@@ -29,6 +29,7 @@ const ALL = [
   'ingest-otel',
   'ingest-atif',
   'schema',
+  'init',
 ];
 
 describe('namedCommand (start-up registers only the command being run)', () => {

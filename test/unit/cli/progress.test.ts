@@ -50,6 +50,34 @@ describe('ProgressDisplay', () => {
     expect(text()).not.toContain('\r');
   });
 
+  it('on a terminal, draws the running trials as soon as they start, before any ends', () => {
+    const { io, text } = captureIO(true);
+    const progress = new ProgressDisplay(io, true);
+    progress.header('suite × h@1  (exp-1): 5 trials to run');
+    for (const name of ['alpha', 'beta', 'gamma', 'delta']) progress.trialStarted(name);
+    expect(text().split('\n')[0]).toBe('suite × h@1  (exp-1): 5 trials to run');
+    expect(text()).toMatch(/\r\u001b\[2K\[-+\] running: alpha, beta, gamma \+1 more$/);
+    progress.trialEnded('alpha');
+    progress.update(at(1, 5));
+    expect(text()).toMatch(/1\/5 trials .* {2}running: beta, gamma, delta$/);
+    progress.finish();
+  });
+
+  it('names the running trials in the plain lines too, and never on the last one', () => {
+    const { io, text } = captureIO(false);
+    const progress = new ProgressDisplay(io, false);
+    progress.trialStarted('a');
+    progress.trialStarted('b');
+    progress.trialEnded('a');
+    progress.update(at(1, 2));
+    progress.trialEnded('b');
+    progress.update(at(2, 2));
+    expect(text().trimEnd().split('\n')).toEqual([
+      '1/2 trials  1 pass 0 fail 0 error  0.1s eta 0.1s  running: b',
+      '2/2 trials  2 pass 0 fail 0 error  0.2s',
+    ]);
+  });
+
   it('formats durations and shows pending trials only when there are some', () => {
     expect(formatSeconds(5)).toBe('5.0s');
     expect(formatSeconds(125)).toBe('2m05s');

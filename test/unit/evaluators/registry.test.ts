@@ -52,9 +52,12 @@ describe('evaluator registry', () => {
     expect(String(error)).toMatch(/evaluator "fuzzy_match": options\.threshold: .*1/);
   });
 
-  it('llm_rubric and human are known but not available yet', async () => {
+  it('llm_rubric and human are criteria, so createEvaluator explains where they go', async () => {
     await expect(createEvaluator({ name: 'human', options: {}, negate: false }, env)).rejects.toThrow(
-      /not available/,
+      /graded after the trial, as a human criterion/,
+    );
+    await expect(createEvaluator({ name: 'llm_rubric', options: {}, negate: false }, env)).rejects.toThrow(
+      /as a rubric criterion/,
     );
   });
 

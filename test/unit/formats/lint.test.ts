@@ -6,13 +6,13 @@ import { lintFile } from '../../../src/formats/lint.ts';
 const codes = (ds: { code?: string | undefined; line: number }[]) => ds.map((d) => [d.line, d.code]);
 
 describe('lintFile', () => {
-  it('finds duplicate ids, missing tags, duplicate prompts, catastrophic regexes and version drift', async () => {
+  it('finds duplicate ids, duplicate prompts, catastrophic regexes and version drift', async () => {
     const ds = await lintFile('test/fixtures/invalid/lint-problems.jsonl');
     expect(codes(ds)).toEqual([
       [2, 'duplicate-id'],
       [2, 'duplicate-prompt'],
-      [3, 'missing-tags'],
-      [3, 'duplicate-prompt'],
+      // `validate` and `run` refuse the case too (one rule set), so line 3 is invalid and its
+      // hygiene rules (missing tags, a reused prompt) wait until the pattern is fixed.
       [3, 'regex-catastrophic'],
       [4, 'invalid'],
       [4, 'schema-version-drift'],
@@ -22,7 +22,6 @@ describe('lintFile', () => {
       path: 'expected_output',
     });
     expect(ds.find((d) => d.code === 'schema-version-drift')?.message).toContain('v0 (3), v1 (1)');
-    expect(ds.find((d) => d.code === 'missing-tags')?.severity).toBe('warning');
   });
 
   it('finds no errors in the seed dataset, only its two reused prompts', async () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SuiteSchema } from '../../../src/core/suite.ts';
-import { finishedRecords, resumedSettings, resumedTasks } from '../../../src/runner/resume-plan.ts';
+import {
+  finishedRecords,
+  resumedSettings,
+  resumedTasks,
+  retriedSettings,
+} from '../../../src/runner/resume-plan.ts';
 import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
 
 const stored = makeExperiment({
@@ -51,5 +56,22 @@ describe('finishedRecords', () => {
       output: { output: null, error: 'the trial was aborted: interrupted', error_kind: 'aborted' },
     });
     expect(finishedRecords([kept, aborted])).toEqual([kept]);
+  });
+});
+
+describe('retriedSettings', () => {
+  it('keeps the stored plan but lets the timeout and the retries change', () => {
+    expect(retriedSettings(stored, { timeout_seconds: 90, retries: 3, epochs: 3 })).toMatchObject({
+      epochs: 3,
+      seed: 7,
+      timeout_seconds: 90,
+      retries: 3,
+      filters: { id: 't-1*' },
+    });
+    expect(() => retriedSettings(stored, { epochs: 1 })).toThrow(
+      new RegExp(
+        `--retry-errors ${stored.id} continues the stored plan; these options contradict it: --epochs 1 \\(it ran with 3\\)`,
+      ),
+    );
   });
 });

@@ -1,45 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeoutReason, trialSignal, withTimeout } from '../../../src/util/timeout.ts';
+import { isTimeoutReason, timeoutReason } from '../../../src/util/timeout.ts';
 
-describe('withTimeout', () => {
-  it('passes through a value or an error that comes first', async () => {
-    await expect(withTimeout(Promise.resolve(7), 1000)).resolves.toBe(7);
-    await expect(withTimeout(Promise.reject(new Error('own')), 1000)).rejects.toThrow('own');
+describe('timeout reasons', () => {
+  it('the reason a deadline carries is a TimeoutError naming the limit', () => {
+    const reason = timeoutReason(1500);
+    expect(reason.name).toBe('TimeoutError');
+    expect(reason.message).toMatch(/^timed out after /);
+    expect(isTimeoutReason(reason)).toBe(true);
   });
 
-  it('rejects with a TimeoutError when the promise is too slow', async () => {
-    const never = new Promise<never>(() => {});
-    const error: unknown = await withTimeout(never, 5).catch((e: unknown) => e);
-    expect(isTimeoutReason(error)).toBe(true);
-  });
-});
-
-describe('trialSignal', () => {
-  it('fires at the timeout with a TimeoutError reason', async () => {
-    const { signal, dispose } = trialSignal(undefined, 5);
+  it('AbortSignal.timeout reasons are timeouts; other aborts and values are not', async () => {
+    const signal = AbortSignal.timeout(1);
     await new Promise((resolve) => signal.addEventListener('abort', resolve));
     expect(isTimeoutReason(signal.reason)).toBe(true);
-    dispose();
-  });
-
-  it('follows the parent with the parent reason', () => {
-    const parent = new AbortController();
-    const { signal, dispose } = trialSignal(parent.signal, 60_000);
-    expect(signal.aborted).toBe(false);
-    parent.abort(new Error('interrupted'));
-    expect(signal.aborted).toBe(true);
-    expect(isTimeoutReason(signal.reason)).toBe(false);
-    expect(signal.reason).toEqual(new Error('interrupted'));
-    dispose();
-  });
-
-  it('is aborted at once when the parent already is, and dispose stops the timer', async () => {
-    const parent = new AbortController();
-    parent.abort('stop');
-    expect(trialSignal(parent.signal, 60_000).signal.reason).toBe('stop');
-    const { signal, dispose } = trialSignal(undefined, 5);
-    dispose();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(signal.aborted).toBe(false);
+    const controller = new AbortController();
+    controller.abort();
+    expect(isTimeoutReason(controller.signal.reason)).toBe(false);
+    expect(isTimeoutReason(new Error('interrupted'))).toBe(false);
+    expect(isTimeoutReason('TimeoutError')).toBe(false);
+    expect(isTimeoutReason(undefined)).toBe(false);
   });
 });

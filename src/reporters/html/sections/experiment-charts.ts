@@ -42,11 +42,33 @@ export function experimentChartsSection(experiment: Experiment): string {
     yLabel: 'trials',
     formatX: formatSeconds,
   });
+  // A chart with nothing to plot is left out and said in one line, not drawn as an empty box.
+  const charts: { caption: string; svg: string; count: number; absent: string }[] = [
+    {
+      caption: `Score distribution (${scores.length} scored trials)`,
+      svg: scoreChart,
+      count: scores.length,
+      absent: 'no trial has an overall score yet, so there is no score distribution',
+    },
+    {
+      caption: `Cost against score (${costed.length} trials with a cost)`,
+      svg: costChart,
+      count: costed.length,
+      absent: 'no scored trial has a known cost, so there is no cost-against-score chart',
+    },
+    {
+      caption: `Trial duration (${durations.length} trials)`,
+      svg: durationChart,
+      count: durations.length,
+      absent: 'no trials, so there is no trial-duration chart',
+    },
+  ];
+  const drawn = charts.filter((c) => c.count > 0);
+  const absent = charts.filter((c) => c.count === 0).map((c) => c.absent);
   return (
-    '<div class="charts">' +
-    figure(`Score distribution (${scores.length} scored trials)`, scoreChart) +
-    figure(`Cost against score (${costed.length} trials with a cost)`, costChart) +
-    figure(`Trial duration (${durations.length} trials)`, durationChart) +
-    '</div>'
+    (drawn.length === 0
+      ? ''
+      : `<div class="charts">${drawn.map((c) => figure(c.caption, c.svg)).join('')}</div>`) +
+    (absent.length === 0 ? '' : `<p class="note">${escapeHtml(`${absent.join('; ')}.`)}</p>`)
   );
 }

@@ -1,0 +1,135 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
+import { expandEnvTemplate } from '../util/env-template.ts';
+import { abortedOutput, failedOutput } from './agent-result.ts';
+import { runFailure, runSubprocess, type SubprocessSpec } from './subprocess.ts';
+import type { ParsedTranscript } from './transcript.ts';
+import type { AdapterEnvironment, TrialContext } from './types.ts';
+
+/** Options every coding-agent CLI adapter shares. */
+export interface CodingAgentProcessOptions {
+  readonly env: Record<string, string>;
+  readonly inherit_env: readonly string[];
+  readonly max_output_bytes: number;
+}
+
+/**
+ * A per-trial home for a CLI (its `HOME` and its own config folder), so trials never share
+ * sessions, caches or credentials, and the CLI's own transcript can be read back after the run.
+ */
+export async function trialHome(
+  prefix: string,
+): Promise<{ dir: string; home: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `harnesseval-${prefix}-`));
+  return { dir, home: join(dir, 'home'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A command named with a slash is relative to the harness file; a bare name is looked up on PATH. */
+export function resolveCommand(command: string, baseDir: string): string {
+  return !isAbsolute(command) && command.includes('/') ? resolve(baseDir, command) : command;
+}
+
+/**
+ * The child's environment: PATH, the names the adapter passes through by default and those the
+ * config adds (`inherit_env`), the config's `env` (with `${VAR}` expanded), the CLI's own settings,
+ * and last the trial's (the gateway route, the events file).
+ */
+export function childEnvironment(
+  options: CodingAgentProcessOptions,
+  environment: AdapterEnvironment,
+  passThrough: readonly string[],
+  own: Record<string, string>,
+  ctx: TrialContext,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'LANG', 'TZ', ...passThrough, ...options.inherit_env]) {
+    const value = environment.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  for (const [name, template] of Object.entries(options.env))
+    env[name] = expandEnvTemplate(template, environment.env, `env.${name}`);
+  return { ...env, ...own, ...ctx.env };
+}
+
+/**
+ * Runs a coding-agent CLI and turns its event stream into an output. What the stream showed is
+ * kept on failure too: a trial that timed out still has the calls and tool uses it made.
+ */
+export async function runCodingAgent(
+  spec: SubprocessSpec,
+  ctx: TrialContext,
+  options: {
+    readonly maxOutputBytes: number;
+    readonly parse: (lines: readonly string[]) => Promise<ParsedTranscript>;
+  },
+): Promise<AgentOutput> {
+  if (ctx.signal.aborted) return abortedOutput(ctx.signal);
+  const result = await runSubprocess(spec, { signal: ctx.signal, maxOutputBytes: options.maxOutputBytes });
+  if (result.spawnError !== undefined || result.overflow)
+    return runFailure(result, spec, ctx.signal, options.maxOutputBytes) ?? failedOutput('crash', 'no output');
+  const parsed = await options.parse(result.stdout.toString('utf8').split('\n'));
+  const { latency } = result;
+  let failure: AgentOutput | undefined;
+  if (ctx.signal.aborted) failure = abortedOutput(ctx.signal, { latency });
+  else if (parsed.error !== undefined)
+    failure = failedOutput(parsed.error.kind, parsed.error.message, { latency });
+  else if (!parsed.finished)
+    failure =
+      runFailure(result, spec, ctx.signal, options.maxOutputBytes) ??
+      failedOutput('invalid_output', `${spec.command} ended without its final event`, { latency });
+  return transcriptOutput(parsed, failure, result.latency, {
+    exit_code: result.exitCode,
+    ...(result.killedBy === null ? {} : { signal: result.killedBy }),
+    ...(failure === undefined || result.stderrTail === '' ? {} : { stderr_tail: result.stderrTail }),
+  });
+}
+
+/**
+ * The output of a run whose events were parsed: what the stream showed is kept even when the run
+ * failed (a trial that timed out still has the calls and tool uses it made).
+ */
+export function transcriptOutput(
+  parsed: ParsedTranscript,
+  failure: AgentOutput | undefined,
+  latency: number,
+  processMetadata: Record<string, unknown>,
+): AgentOutput {
+  return AgentOutputSchema.parse({
+    output: failure === undefined ? parsed.output : null,
+    latency,
+    tool_calls: parsed.toolCalls,
+    usage: parsed.usage,
+    trace: parsed.trace,
+    metadata: { ...parsed.metadata, ...processMetadata },
+    ...(failure === undefined ? {} : { error: failure.error, error_kind: failure.error_kind }),
+  });
+}
+
+/**
+ * The lines of every file under `dir` whose name `match`es (a CLI's own transcripts), in name
+ * order, up to `maxBytes` in all; a missing folder is no lines.
+ */
+export async function readTranscriptTree(
+  dir: string,
+  match: (name: string) => boolean,
+  maxBytes: number,
+): Promise<string[]> {
+  const lines: string[] = [];
+  let bytes = 0;
+  const walk = async (at: string, depth: number): Promise<void> => {
+    const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory() && depth < 4) await walk(path, depth + 1);
+      else if (entry.isFile() && match(entry.name) && bytes < maxBytes) {
+        const text = await readFile(path, 'utf8').catch(() => '');
+        bytes += text.length;
+        lines.push(...text.split('\n'));
+      }
+    }
+  };
+  await walk(dir, 0);
+  return lines;
+}

@@ -1,0 +1,86 @@
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { errorMessage } from '../core/errors.ts';
+import type { CassetteRecorder } from './cassette.ts';
+import { recordToCassette } from './cassette-replay.ts';
+import { type Exchange, errorOutcome, newTap, type Outcome } from './exchange.ts';
+import { clientHeaders, type ForwardTarget, sendUpstream, upstreamHeaders, upstreamUrl } from './forward.ts';
+import { isRecord } from './protocol.ts';
+import type { ResponseTap } from './response-tap.ts';
+import { SseParser } from './sse.ts';
+import { hidesUsage, writeWithoutUsage } from './usage-chunk.ts';
+
+/**
+ * A streamed Chat Completions request reports usage only when it asks
+ * (`stream_options.include_usage`); the gateway asks on the harness's behalf and keeps the extra
+ * usage chunk from it, so the harness sees the stream it asked for.
+ */
+function withUsageRequested(ex: Exchange): { body: Buffer; stripUsage: boolean } {
+  if (!hidesUsage(ex)) return { body: ex.raw, stripUsage: false };
+  const options = isRecord(ex.body['stream_options']) ? ex.body['stream_options'] : {};
+  const body = { ...ex.body, stream_options: { ...options, include_usage: true } };
+  return { body: Buffer.from(JSON.stringify(body)), stripUsage: true };
+}
+
+async function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap, stripUsage: boolean) {
+  const rewrite = stripUsage && tap.sse ? new SseParser() : undefined;
+  for await (const chunk of upstream as AsyncIterable<Buffer>) {
+    if (ex.signal.aborted) break;
+    const ok = rewrite === undefined ? tap.write(chunk) : writeWithoutUsage(tap, rewrite, chunk);
+    if (!ok && !ex.res.destroyed) await once(ex.res, 'drain');
+  }
+}
+
+/** Forwards a call to a provider or base URL, streaming the answer through as it arrives. */
+export async function forwardUpstream(
+  ex: Exchange,
+  target: ForwardTarget,
+  recorder: CassetteRecorder | undefined,
+): Promise<Outcome> {
+  const { body, stripUsage } = withUsageRequested(ex);
+  let upstream: IncomingMessage;
+  try {
+    upstream = await sendUpstream({
+      url: upstreamUrl(target, ex.path),
+      method: ex.req.method ?? 'POST',
+      headers: upstreamHeaders(ex.req.headers, ex.api.api, target, ex.route.key),
+      body,
+      signal: ex.signal,
+    });
+  } catch (error) {
+    if (ex.signal.aborted) return errorOutcome(ex, 0, 'client_closed', 'the harness hung up', target.label);
+    return errorOutcome(
+      ex,
+      502,
+      'upstream_unreachable',
+      `${target.label}: ${errorMessage(error)}`,
+      target.label,
+    );
+  }
+  const tap = newTap(ex);
+  const status = upstream.statusCode ?? 502;
+  tap.head(status, clientHeaders(upstream.headers, stripUsage));
+  let failure: string | undefined;
+  try {
+    await pipe(upstream, ex, tap, stripUsage);
+  } catch (error) {
+    if (!ex.signal.aborted) failure = `the upstream stream broke: ${errorMessage(error)}`;
+  }
+  if (ex.signal.aborted) {
+    upstream.destroy();
+    failure = 'the harness hung up before the answer ended';
+  }
+  const observation = tap.end();
+  const ttft = tap.ttftSeconds();
+  const outcome: Outcome = {
+    status,
+    observation,
+    upstream: target.label,
+    ...(ex.keepText || recorder !== undefined ? { text: tap.text() } : {}),
+    ...(ttft === undefined ? {} : { ttftSeconds: ttft }),
+    ...(failure === undefined ? {} : { error: failure }),
+  };
+  if (recorder !== undefined && failure === undefined)
+    recordToCassette(ex, recorder, outcome, String(upstream.headers['content-type'] ?? 'application/json'));
+  return outcome;
+}

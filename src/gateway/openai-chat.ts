@@ -1,0 +1,216 @@
+import {
+  type ApiModule,
+  type CallObservation,
+  contentText,
+  emptyObservation,
+  isRecord,
+  type ModelTurn,
+  num,
+  parseArguments,
+  type RenderedAnswer,
+  type RequestView,
+  type StreamObserver,
+  str,
+  type TokenCounts,
+} from './protocol.ts';
+import { sseJson, sseText } from './sse.ts';
+
+/** The OpenAI Chat Completions API (`POST /v1/chat/completions`), JSON and streamed. */
+
+/** OpenAI counts cached tokens inside `prompt_tokens`; ours keeps them apart. */
+export function readOpenAiUsage(
+  usage: unknown,
+  names: { input: string; output: string; inputDetails: string; outputDetails: string },
+  into: TokenCounts,
+): boolean {
+  if (!isRecord(usage)) return false;
+  const inputDetails = isRecord(usage[names.inputDetails]) ? usage[names.inputDetails] : {};
+  const outputDetails = isRecord(usage[names.outputDetails]) ? usage[names.outputDetails] : {};
+  const cached = num((inputDetails as Record<string, unknown>)['cached_tokens']);
+  into.cache_read_tokens = cached;
+  into.input_tokens = Math.max(0, num(usage[names.input]) - cached);
+  into.output_tokens = num(usage[names.output]);
+  into.reasoning_tokens = num((outputDetails as Record<string, unknown>)['reasoning_tokens']);
+  return true;
+}
+
+const CHAT_USAGE = {
+  input: 'prompt_tokens',
+  output: 'completion_tokens',
+  inputDetails: 'prompt_tokens_details',
+  outputDetails: 'completion_tokens_details',
+};
+
+function view(body: Record<string, unknown>): RequestView {
+  const messages = Array.isArray(body['messages']) ? body['messages'].filter(isRecord) : [];
+  const tools = new Map<string, string>();
+  for (const tool of Array.isArray(body['tools']) ? body['tools'] : []) {
+    const fn = isRecord(tool) && isRecord(tool['function']) ? tool['function'] : undefined;
+    if (fn !== undefined && typeof fn['name'] === 'string')
+      tools.set(fn['name'], str(tool['type']) ?? 'function');
+  }
+  let trailing = messages.length;
+  while (trailing > 0 && messages[trailing - 1]?.['role'] === 'tool') trailing--;
+  return {
+    api: 'openai-chat',
+    model: str(body['model']) ?? '',
+    stream: body['stream'] === true,
+    tools,
+    system: messages
+      .filter((m) => m['role'] === 'system' || m['role'] === 'developer')
+      .map((m) => contentText(m['content']))
+      .join('\n'),
+    last_user_text: contentText(messages.filter((m) => m['role'] === 'user').at(-1)?.['content']),
+    tool_results: messages.slice(trailing).map((m) => ({
+      ...(typeof m['tool_call_id'] === 'string' ? { id: m['tool_call_id'] } : {}),
+      content: contentText(m['content']),
+      is_error: false,
+    })),
+    message_count: messages.length,
+    include_usage: isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true,
+  };
+}
+
+function observeJson(body: unknown): CallObservation {
+  const seen = emptyObservation();
+  if (!isRecord(body)) return seen;
+  if (isRecord(body['error'])) {
+    seen.error = `${str(body['error']['type']) ?? str(body['error']['code']) ?? 'error'}: ${str(body['error']['message']) ?? ''}`;
+    return seen;
+  }
+  if (typeof body['model'] === 'string') seen.model = body['model'];
+  if (typeof body['id'] === 'string') seen.response_id = body['id'];
+  seen.usage_reported = readOpenAiUsage(body['usage'], CHAT_USAGE, seen.usage);
+  const choice = Array.isArray(body['choices']) && isRecord(body['choices'][0]) ? body['choices'][0] : {};
+  if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
+  const message = isRecord(choice['message']) ? choice['message'] : {};
+  seen.text = str(message['content']) ?? '';
+  for (const call of Array.isArray(message['tool_calls']) ? message['tool_calls'] : []) {
+    const fn = isRecord(call) && isRecord(call['function']) ? call['function'] : undefined;
+    if (fn === undefined || typeof fn['name'] !== 'string') continue;
+    seen.tool_calls.push({
+      ...(typeof call['id'] === 'string' ? { id: call['id'] } : {}),
+      name: fn['name'],
+      input: parseArguments(str(fn['arguments']) ?? '{}'),
+    });
+  }
+  return seen;
+}
+
+class ChatStream implements StreamObserver {
+  private readonly seen = emptyObservation();
+  private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
+
+  onEvent(event: { data: string }): boolean {
+    const data = sseJson(event);
+    if (!isRecord(data)) return false;
+    const seen = this.seen;
+    if (isRecord(data['error'])) {
+      seen.error = `${str(data['error']['type']) ?? 'error'}: ${str(data['error']['message']) ?? ''}`;
+      return false;
+    }
+    if (typeof data['id'] === 'string') seen.response_id = data['id'];
+    if (typeof data['model'] === 'string') seen.model = data['model'];
+    if (isRecord(data['usage'])) seen.usage_reported = readOpenAiUsage(data['usage'], CHAT_USAGE, seen.usage);
+    let output = false;
+    for (const choice of Array.isArray(data['choices']) ? data['choices'] : []) {
+      if (!isRecord(choice)) continue;
+      if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
+      const delta = isRecord(choice['delta']) ? choice['delta'] : {};
+      if (typeof delta['content'] === 'string' && delta['content'] !== '') {
+        seen.text += delta['content'];
+        output = true;
+      }
+      for (const part of Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : []) {
+        if (!isRecord(part)) continue;
+        output = true;
+        const index = num(part['index']);
+        const fn = isRecord(part['function']) ? part['function'] : {};
+        const call = this.calls.get(index) ?? { name: '', args: '' };
+        if (typeof part['id'] === 'string') call.id = part['id'];
+        if (typeof fn['name'] === 'string') call.name += fn['name'];
+        call.args += str(fn['arguments']) ?? '';
+        this.calls.set(index, call);
+      }
+    }
+    return output;
+  }
+
+  observation(): CallObservation {
+    const calls = [...this.calls.entries()].sort(([a], [b]) => a - b);
+    return {
+      ...this.seen,
+      tool_calls: calls.map(([, c]) => ({
+        ...(c.id === undefined ? {} : { id: c.id }),
+        name: c.name,
+        input: parseArguments(c.args === '' ? '{}' : c.args),
+      })),
+    };
+  }
+}
+
+function wireUsage(turn: ModelTurn) {
+  const prompt = turn.usage.input_tokens + turn.usage.cache_read_tokens + turn.usage.cache_write_tokens;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: turn.usage.output_tokens,
+    total_tokens: prompt + turn.usage.output_tokens,
+    prompt_tokens_details: { cached_tokens: turn.usage.cache_read_tokens },
+    completion_tokens_details: { reasoning_tokens: turn.usage.reasoning_tokens },
+  };
+}
+
+function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
+  const toolCalls = turn.tool_calls.map((call, i) => ({
+    id: call.id ?? `call_${ids.response}_${i}`,
+    type: 'function',
+    function: {
+      name: call.name,
+      arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+    },
+  }));
+  const finish = turn.stop_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+  const base = { id: ids.response, created: 0, model: request.model };
+  if (!request.stream) {
+    const message = {
+      role: 'assistant',
+      content: turn.text ?? null,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    };
+    return {
+      kind: 'json',
+      body: {
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+        usage: wireUsage(turn),
+      },
+    };
+  }
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
+    sseText({
+      ...base,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    });
+  const chunks = [chunk({ role: 'assistant', content: '' }, null)];
+  if (turn.text !== undefined && turn.text !== '') chunks.push(chunk({ content: turn.text }, null));
+  toolCalls.forEach((call, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, ...call }] }, null));
+  });
+  chunks.push(chunk({}, finish));
+  // Like the real API, the usage chunk (with no choices) only for a client that asked for it.
+  if (request.include_usage === true)
+    chunks.push(sseText({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage(turn) }));
+  chunks.push(sseText('[DONE]'));
+  return { kind: 'sse', chunks };
+}
+
+export const openaiChat: ApiModule = {
+  api: 'openai-chat',
+  view,
+  observeJson,
+  streamObserver: () => new ChatStream(),
+  render,
+  errorBody: (type, message) => ({ error: { type, message, code: type } }),
+};

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// The service's own health check: starts it on a free port, expects 200 {status: "ok"} from
+// /healthz within 10 s, stops it. Exit 0 healthy, 1 not (with the reason).
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const server = join(dirname(fileURLToPath(import.meta.url)), '../service/server.mjs');
+const child = spawn(process.execPath, [server], { env: { ...process.env, PORT: '0' } });
+let stderr = '';
+child.stderr.on('data', (chunk) => (stderr += chunk));
+
+function finish(healthy, message) {
+  child.kill('SIGTERM');
+  process.stdout.write(`${healthy ? 'healthy' : 'UNHEALTHY'}: ${message}\n`);
+  process.exit(healthy ? 0 : 1);
+}
+
+const timer = setTimeout(() => finish(false, 'no answer within 10 s'), 10_000);
+child.on('exit', (code) => finish(false, `the service exited (${code}): ${stderr.trim()}`));
+child.stdout.on('data', async (chunk) => {
+  const port = /listening on (\d+)/.exec(String(chunk))?.[1];
+  if (port === undefined) return;
+  child.removeAllListeners('exit');
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    const body = await res.json();
+    clearTimeout(timer);
+    if (res.status === 200 && body.status === 'ok')
+      finish(true, `${body.items} items, ${body.workers} workers`);
+    else finish(false, `/healthz answered ${res.status} ${JSON.stringify(body)}`);
+  } catch (error) {
+    clearTimeout(timer);
+    finish(false, `/healthz failed: ${error.message}`);
+  }
+});
