@@ -83,6 +83,8 @@ export const adapterOptionSchemas = {
       message: '`lifecycle: trial` starts a server for each trial, so it needs `command` (not `url`)',
       path: ['lifecycle'],
     }),
+  /** Harbor's oracle: runs the task's own solution/solve.sh in the sandbox (is every task solvable?). */
+  oracle: z.object({}).strict(),
   'claude-code': ClaudeCodeOptionsSchema,
   codex: CodexOptionsSchema,
   acp: AcpOptionsSchema,

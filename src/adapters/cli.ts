@@ -75,9 +75,28 @@ function invocationFor(
   input: TaskInput,
   ctx: TrialContext,
 ): Invocation {
+  const invocation = hostInvocation(options, environment, fixedEnv, input, ctx);
+  if (ctx.sandbox === undefined) return invocation;
+  // Inside the sandbox the harness starts in the workspace, whatever `cwd` says of the host.
+  const wrapped = ctx.sandbox.command([invocation.command, ...invocation.args], {
+    cwd: ctx.workspace,
+    env: invocation.env,
+  });
+  return { ...invocation, command: wrapped.command, args: wrapped.args, cwd: wrapped.cwd, env: wrapped.env };
+}
+
+function hostInvocation(
+  options: CliOptions,
+  environment: AdapterEnvironment,
+  fixedEnv: Record<string, string>,
+  input: TaskInput,
+  ctx: TrialContext,
+): Invocation {
   const byArg = options.input === 'arg';
+  const command = resolveCommand(options.command, environment.baseDir);
   return {
-    command: resolveCommand(options.command, environment.baseDir),
+    label: command,
+    command,
     args: byArg ? options.args.map((arg) => fillText(arg, input)) : options.args,
     cwd:
       options.cwd === undefined
@@ -97,10 +116,13 @@ async function createCliAgent(options: CliOptions, environment: AdapterEnvironme
       `input: arg needs an argument containing ${INPUT_PLACEHOLDER}`,
     );
   }
+  const command = resolveCommand(options.command, environment.baseDir);
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,
     reports: 'files',
+    // A harness script is read inside a sandbox; a bare name is found on the sandbox's PATH.
+    sandboxPaths: isAbsolute(command) ? [command] : [],
     run: async (input, ctx) =>
       ctx.signal.aborted
         ? abortedOutput(ctx.signal)

@@ -43,6 +43,11 @@ export const builtinAdapters = {
     description: 'An MCP server over stdio or streamable HTTP; one connection per run.',
     load: async () => (await import('./mcp.ts')).mcpAdapter,
   },
+  oracle: {
+    options: adapterOptionSchemas.oracle,
+    description: "Harbor's oracle: the task's own solution/solve.sh, run in the sandbox.",
+    load: async () => (await import('./oracle.ts')).oracleAdapter,
+  },
   'claude-code': {
     options: adapterOptionSchemas['claude-code'],
     description:

@@ -13,6 +13,8 @@ const STDERR_TAIL_BYTES = 2048;
 
 /** One run of a harness process: argv (never a shell), working folder, environment, stdin. */
 export interface SubprocessSpec {
+  /** The command as configured, for messages (the spawned one may be the sandbox's). */
+  readonly label?: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
@@ -125,12 +127,18 @@ export function spawnFailure(error: unknown, spec: SubprocessSpec, latency: numb
   if (code === 'ENOENT' && !existsSync(spec.cwd))
     return failedOutput('config', `the working directory ${spec.cwd} does not exist`, { latency });
   if (code === 'ENOENT')
-    return failedOutput('config', `command not found: ${spec.command} (not a file, and not on PATH)`, {
-      latency,
-    });
+    return failedOutput(
+      'config',
+      `command not found: ${spec.label ?? spec.command} (not a file, and not on PATH)`,
+      {
+        latency,
+      },
+    );
   if (code === 'EACCES')
-    return failedOutput('config', `command is not executable: ${spec.command}`, { latency });
-  return failedOutput('crash', `could not start ${spec.command}: ${errorMessage(error)}`, { latency });
+    return failedOutput('config', `command is not executable: ${spec.label ?? spec.command}`, { latency });
+  return failedOutput('crash', `could not start ${spec.label ?? spec.command}: ${errorMessage(error)}`, {
+    latency,
+  });
 }
 
 /**
@@ -159,14 +167,18 @@ export function runFailure(
     );
   if (signal.aborted) return abortedOutput(signal, { latency, metadata });
   if (result.killedBy !== null)
-    return failedOutput('crash', withTail(`${spec.command} was killed by ${result.killedBy}`), {
+    return failedOutput('crash', withTail(`${spec.label ?? spec.command} was killed by ${result.killedBy}`), {
       latency,
       metadata,
     });
   if (result.exitCode !== 0)
-    return failedOutput('agent', withTail(`${spec.command} exited with code ${result.exitCode}`), {
-      latency,
-      metadata,
-    });
+    return failedOutput(
+      'agent',
+      withTail(`${spec.label ?? spec.command} exited with code ${result.exitCode}`),
+      {
+        latency,
+        metadata,
+      },
+    );
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AgentOutput } from '../core/agent-output.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { Task, TaskInput } from '../core/task.ts';
+import type { SandboxV1 } from '../sandbox/types.ts';
 
 /** What an adapter gets for one trial (task x epoch). */
 export interface TrialContext {
@@ -17,6 +18,13 @@ export interface TrialContext {
    * (the file where it reports events). Adapters that start processes add these.
    */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The trial's sandbox, when one is configured: an adapter that starts processes runs them
+   * through it (`sandbox.command`), with `workspace` as their working directory.
+   */
+  readonly sandbox?: SandboxV1;
+  /** The step of a multi-step task being run (0-based), when the task has steps. */
+  readonly step?: { readonly index: number; readonly id: string };
   /**
    * The trial's route through the recording model gateway, when the harness config turns it on.
    * Its variables are already in `env`; adapters of CLIs with their own settings (Codex's model
@@ -52,6 +60,11 @@ export interface AgentV1 {
    * agent given to the runner in code.
    */
   readonly reports?: 'trackers' | 'files' | 'response';
+  /**
+   * Host files the harness needs to read inside a sandbox (its own script, say); they are mounted
+   * read-only at the same path. Nothing else of the host is, the suite's folder included.
+   */
+  readonly sandboxPaths?: readonly string[];
   /** Release shared resources (an MCP connection, a server process). */
   close?(): Promise<void>;
 }

@@ -9,6 +9,7 @@ const FILE_KIND_WORDS: Record<SuiteFormat, { file: string; items: string }> = {
   'suite-v1': { file: 'suite', items: 'tasks' },
   'benchmark-v1': { file: 'benchmark', items: 'tests' },
   'eval-case-v0': { file: 'dataset', items: 'cases' },
+  'harbor-v1': { file: 'Harbor task folder set', items: 'tasks' },
 };
 
 /** A loaded seed-004 task spec: the task, and the one-task suite (with its rubric) it runs as. */

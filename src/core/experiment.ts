@@ -52,6 +52,8 @@ export const RunSettingsSchema = z.object({
   concurrency: z.number().int().positive().default(4),
   timeout_seconds: z.number().positive().default(60),
   retries: z.number().int().nonnegative().default(0),
+  /** Harbor tasks: every agent and verifier timeout was multiplied by this. */
+  timeout_multiplier: z.number().positive().optional(),
   seed: z.number().int().optional(),
   filters: z
     .object({

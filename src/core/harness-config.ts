@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GatewaySettingsSchema } from './gateway-config.ts';
+import { SandboxConfigSchema } from './sandbox-config.ts';
 
 /** USD per million tokens of one model. */
 export const ModelPriceSchema = z.object({
@@ -38,6 +39,8 @@ export const HarnessConfigSchema = z.object({
   trust_tier: TrustTierSchema.optional(),
   /** Prices used to compute cost from tokens when the harness reports none. */
   pricing: PricingOverrideSchema.optional(),
+  /** Run each trial's harness and checks in a sandbox (overrides the suite's `sandbox:`). */
+  sandbox: SandboxConfigSchema.optional(),
   /** Route the harness's model calls through the recording gateway (see docs/evaluating-coding-agents.md). */
   gateway: GatewaySettingsSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),

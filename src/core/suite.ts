@@ -3,6 +3,7 @@ import { HarnessConfigSchema } from './harness-config.ts';
 import { JudgeSettingSchema } from './judge.ts';
 import { EvaluatorRefSchema, MetricRefSchema } from './plugin-ref.ts';
 import { RubricSchema } from './rubric.ts';
+import { SandboxConfigSchema } from './sandbox-config.ts';
 import { TaskSchema } from './task.ts';
 
 /** A regression gate on one metric. `max_regression` is relative (0.05 = 5% worse than baseline). */
@@ -44,7 +45,13 @@ export function defaultScoring(): Scoring {
   return { ...DEFAULT_SCORING, weights: { ...DEFAULT_SCORING.weights } };
 }
 
-export const SuiteFormatSchema = z.enum(['eval-case-v0', 'benchmark-v1', 'suite-v1', 'task-spec-v1']);
+export const SuiteFormatSchema = z.enum([
+  'eval-case-v0',
+  'benchmark-v1',
+  'suite-v1',
+  'task-spec-v1',
+  'harbor-v1',
+]);
 export type SuiteFormat = z.infer<typeof SuiteFormatSchema>;
 
 /**
@@ -67,6 +74,8 @@ export const SuiteSchema = z.object({
   judge: JudgeSettingSchema.optional(),
   /** The harness named in the file itself (a benchmark's `agent:`); `--harness` overrides it. */
   harness: HarnessConfigSchema.optional(),
+  /** The sandbox the suite's tasks run in unless the harness config or `--sandbox` names another. */
+  sandbox: SandboxConfigSchema.optional(),
   source: z
     .object({
       format: SuiteFormatSchema,

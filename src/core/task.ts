@@ -45,6 +45,42 @@ export type Criterion = z.infer<typeof CriterionSchema>;
 export const TaskInputSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
 export type TaskInput = z.infer<typeof TaskInputSchema>;
 
+/**
+ * What a task needs of the sandbox it runs in (Harbor's `[environment]`): where its workspace is
+ * seen, an image or a build folder when it needs one, and folders mounted writable for its logs.
+ */
+export const TaskEnvironmentSchema = z.object({
+  /** The workspace's path inside the sandbox; the host path when absent. */
+  workdir: z.string().startsWith('/').optional(),
+  /** A container image the task needs (then only docker/podman can run it). */
+  image: z.string().min(1).optional(),
+  /** A folder with a Dockerfile to build the task's image from. */
+  build_context: z.string().optional(),
+  /** Empty folders created per trial and mounted writable at these paths (`/logs/agent`). */
+  log_dirs: z.array(z.string().startsWith('/')).default([]),
+  memory_mb: z.number().int().positive().optional(),
+});
+export type TaskEnvironment = z.infer<typeof TaskEnvironmentSchema>;
+
+/** One step of a multi-step task: its own input and checks, run in the same workspace in order. */
+export const TaskStepSchema = z.object({
+  id: z.string().min(1),
+  input: TaskInputSchema,
+  /** The step's checks, run after its agent turn (the task's own evaluators are not rerun per step). */
+  evaluators: z.array(EvaluatorRefSchema).default([]),
+  timeout_seconds: z.number().positive().optional(),
+  /**
+   * Stop the remaining steps when this step's scores fall below: a number gates its mean evaluator
+   * score, a record gates each named score its evaluators report (a missing one counts as below).
+   */
+  min_score: z.union([z.number(), z.record(z.string(), z.number())]).optional(),
+  /** Files (a folder) copied into the workspace before the step, e.g. Harbor's steps/<name>/workdir. */
+  files: z.record(z.string(), z.string()).default({}),
+  /** A command run in the workspace before the agent; a non-zero exit stops the trial. */
+  setup: CommandSchema.optional(),
+});
+export type TaskStep = z.infer<typeof TaskStepSchema>;
+
 /** Where a task came from, for located messages and provenance in reports. */
 export const SourceLocationSchema = z.object({
   file: z.string(),
@@ -85,6 +121,12 @@ export const TaskSchema = z.object({
   estimated_complexity_hours: z.number().nonnegative().optional(),
   /** The rubric file (resolved path) or inline rubric id that rubric criteria use. */
   rubric: z.string().optional(),
+  /** What the task needs of its sandbox; see TaskEnvironmentSchema. */
+  environment: TaskEnvironmentSchema.optional(),
+  /** A multi-step task: the steps run in order in one workspace, each with its own checks. */
+  steps: z.array(TaskStepSchema).optional(),
+  /** How a multi-step task's score comes from its steps': the mean of each score, or the last step's. */
+  step_scoring: z.enum(['mean', 'final']).optional(),
   metadata: z.record(z.string(), z.unknown()).default({}),
   source: SourceLocationSchema.optional(),
 });

@@ -161,6 +161,19 @@ export const evaluatorOptionSchemas = {
       timeout_seconds: z.number().positive().default(120),
     })
     .strict(),
+  harbor_verifier: z
+    .object({
+      /** Host folders copied to /tests, in order (a later one overrides same-named files). */
+      tests_dirs: z.array(text.min(1)).min(1),
+      /** The test script inside /tests. */
+      script: text.min(1).default('test.sh'),
+      /** Where the script runs inside the sandbox (Harbor's workdir). */
+      workdir: text.startsWith('/').default('/app'),
+      timeout_seconds: z.number().positive().default(600),
+      /** `[verifier].env`; values may reference `${VAR}` or `${VAR:-default}` of HarnessEval's environment. */
+      env: z.record(z.string(), text).default({}),
+    })
+    .strict(),
   llm_rubric: z
     .object({
       /** Rubric file (relative to the suite) or the id of a rubric loaded with the suite. */

@@ -24,17 +24,20 @@ export const command: EvaluatorDefinition<typeof options> = {
     const argv = typeof opts.command === 'string' ? splitCommand(opts.command) : opts.command;
     if (argv.length === 0) throw new HarnessEvalError('invalid_config', 'command: the command is empty');
     const shown = argv.join(' ');
-    return evaluatorFrom('command', async ({ workspace, signal }) => {
+    return evaluatorFrom('command', async ({ workspace, signal, sandbox }) => {
       if (workspace === undefined)
         return cannotJudge(`command "${shown}" needs a workspace, and this trial has none`);
-      const run = await runCommand({
+      const request = {
         argv,
         cwd: workspace,
-        env: environment.env,
         timeoutMs: opts.timeout_seconds * 1000,
         signal,
         tailBytes: COMMAND_TAIL_BYTES,
-      });
+      };
+      const run =
+        sandbox === undefined
+          ? await runCommand({ ...request, env: environment.env })
+          : await sandbox.exec({ ...request, env: definedEnv(environment.env) });
       const details = {
         command: argv,
         exit_code: run.exitCode,
@@ -68,3 +71,10 @@ export const command: EvaluatorDefinition<typeof options> = {
     });
   },
 };
+
+/** The environment as plain strings (a sandboxed command gets exactly these). */
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}

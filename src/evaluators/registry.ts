@@ -128,6 +128,11 @@ export const builtinEvaluators = {
     description: 'a command run in the trial workspace exits with status 0',
     load: async () => (await import('./command.ts')).command,
   },
+  harbor_verifier: {
+    options: evaluatorOptionSchemas.harbor_verifier,
+    description: "a Harbor task's tests/test.sh, run in the sandbox after the agent; its reward is the score",
+    load: async () => (await import('./harbor-verifier.ts')).harborVerifier,
+  },
   llm_rubric: {
     options: evaluatorOptionSchemas.llm_rubric,
     description: 'a judge model grades the output against a rubric (a rubric criterion of each task)',

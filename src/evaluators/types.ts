@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AgentOutput } from '../core/agent-output.ts';
 import type { EvaluationResult } from '../core/evaluation.ts';
 import type { Task } from '../core/task.ts';
+import type { SandboxV1 } from '../sandbox/types.ts';
 
 export interface EvaluationContext {
   readonly task: Task;
@@ -9,6 +10,8 @@ export interface EvaluationContext {
   readonly signal: AbortSignal;
   /** The trial's workspace folder (for command criteria), when there is one. */
   readonly workspace?: string;
+  /** The trial's sandbox, when one is configured: commands run inside it, not on the host. */
+  readonly sandbox?: Pick<SandboxV1, 'exec' | 'copyIn' | 'copyOut'>;
   /**
    * The task expects an error (it has an `expect_error` check) and the output is one: every
    * evaluator judges it as the output instead of failing it as "the agent output is an error".

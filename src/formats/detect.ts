@@ -9,6 +9,7 @@ export const FILE_KINDS = [
   'rubric',
   'harness',
   'model-script',
+  'harbor',
 ] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
@@ -39,7 +40,7 @@ export function isJsonlDataset(path: string, head: string): boolean {
 }
 
 /** The kind of a parsed YAML/JSON document, by its top-level keys; undefined when unknown. */
-export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case-v0'> | undefined {
+export function detectDocumentKind(value: unknown): Exclude<FileKind, 'eval-case-v0' | 'harbor'> | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const has = (key: string) => Object.hasOwn(value, key);
   if (has('tests') && has('version')) return 'benchmark';

@@ -3,6 +3,7 @@ import { type HarnessConfig, HarnessConfigSchema } from '../core/harness-config.
 import type { FileResult } from './benchmark.ts';
 import { issuesToDiagnostics, type Locate } from './issues.ts';
 import { checkAdapter, isRecord } from './plugin-check.ts';
+import { sandboxRelativeTo } from './sandbox-paths.ts';
 
 const CONFIG_FIELDS = new Set(Object.keys(HarnessConfigSchema.shape));
 
@@ -30,5 +31,7 @@ export function harnessFileToConfig(file: string, raw: unknown, locate: Locate):
   const optionsPath = Object.keys(inline).length === 0 && isRecord(raw['options']) ? ['options'] : [];
   checkAdapter({ file, locate, diagnostics }, raw['adapter'], options, ['adapter'], optionsPath);
   if (!parsed.success || diagnostics.length > 0) return { ok: false, diagnostics };
-  return { ok: true, value: parsed.data, count: 1 };
+  const config = parsed.data;
+  if (config.sandbox !== undefined) config.sandbox = sandboxRelativeTo(config.sandbox, file);
+  return { ok: true, value: config, count: 1 };
 }

@@ -28,6 +28,10 @@ const SCHEMAS: Record<FileKind, { schema: () => Promise<z.ZodType>; title: strin
     schema: async () => (await import('../core/harness-config.ts')).HarnessConfigSchema,
     title: 'HarnessEval harness config',
   },
+  harbor: {
+    schema: async () => (await import('./harbor-schema.ts')).HarborTaskConfigSchema,
+    title: 'Harbor task.toml (schema 1.x), as HarnessEval reads it',
+  },
   'model-script': {
     schema: async () => (await import('./model-script.ts')).ModelScriptSchema,
     title: 'HarnessEval model script (a scripted model for the gateway)',

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostic.ts';
@@ -19,6 +20,8 @@ import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts
 export interface LoadOptions {
   /** Skip detection and read the file as this kind. */
   readonly format?: FileKind;
+  /** Harbor task folders: multiplies every agent and verifier timeout (Harbor's --timeout-multiplier). */
+  readonly timeoutMultiplier?: number;
   /**
    * Whether a benchmark's own `agent:` must be creatable (its module exists). Default true: that
    * is what `run FILE` needs. `run FILE --harness H` passes false, as it never creates that agent.
@@ -36,7 +39,7 @@ export interface FileReport {
 
 type Loaded =
   | { readonly kind: 'eval-case-v0'; readonly suite: Suite }
-  | { readonly kind: 'benchmark' | 'suite' | 'task-spec'; readonly suite: Suite }
+  | { readonly kind: 'benchmark' | 'suite' | 'task-spec' | 'harbor'; readonly suite: Suite }
   | { readonly kind: 'rubric'; readonly rubric: Rubric }
   | { readonly kind: 'harness'; readonly config: HarnessConfig }
   | { readonly kind: 'model-script'; readonly script: ModelScript };
@@ -211,6 +214,8 @@ async function loadAny(
 ): Promise<{ kind: FileKind | undefined; count: number; diagnostics: Diagnostic[]; loaded?: Loaded }> {
   const file = resolve(path);
   const display = path;
+  // A folder is a Harbor task, or a folder of them (Terminal-Bench and its kin).
+  if (isDirectory(file)) return loadHarborFolder(file, display, options);
   assertFile(path);
   // The file as the user named it; files it references, relative to the working directory.
   const relabel = (ds: Diagnostic[]) =>
@@ -339,6 +344,20 @@ async function loadAny(
         ...(r.value ? { loaded: { kind: detected, config: r.value } } : {}),
       };
     }
+    case 'harbor':
+      return {
+        kind: detected,
+        count: 0,
+        diagnostics: relabel([
+          located(
+            file,
+            { line: 0, col: 0 },
+            [],
+            'a Harbor task is a folder, not a file',
+            'the folder that holds task.toml',
+          ),
+        ]),
+      };
     case 'model-script': {
       const { modelScriptFileToScript } = await import('./model-script.ts');
       const r = resultOf(modelScriptFileToScript(file, source.value, source.locate));
@@ -354,6 +373,33 @@ async function loadAny(
       return never;
     }
   }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function loadHarborFolder(
+  dir: string,
+  display: string,
+  options: LoadOptions,
+): Promise<{ kind: FileKind | undefined; count: number; diagnostics: Diagnostic[]; loaded?: Loaded }> {
+  const { harborFolderToSuite } = await import('./harbor.ts');
+  const r = harborFolderToSuite(
+    dir,
+    options.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: options.timeoutMultiplier },
+  );
+  const diagnostics = r.diagnostics.map((d) => ({ ...d, file: shortPath(d.file) }));
+  if (r.suite === undefined) return { kind: 'harbor', count: r.count, diagnostics };
+  const suite = {
+    ...r.suite,
+    source: { format: 'harbor-v1' as const, file: display, hash: r.suite.source?.hash ?? '' },
+  };
+  return { kind: 'harbor', count: r.count, diagnostics, loaded: { kind: 'harbor', suite } };
 }
 
 /** Whether a file is a v0 JSONL dataset (by extension, or a first line with `schema_version`). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { JudgeSettingSchema } from '../core/judge.ts';
 import type { Rubric } from '../core/rubric.ts';
+import { SandboxConfigSchema } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { defaultScoring, ScoringSchema, ThresholdSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
@@ -18,6 +19,7 @@ import {
 } from './plugin-check.ts';
 import { refTarget, resolveRef } from './refs.ts';
 import { loadRubricInto } from './rubric-file.ts';
+import { sandboxRelativeTo } from './sandbox-paths.ts';
 import { taskSpecToTask } from './task-spec.ts';
 import { parseYamlSource } from './yaml-source.ts';
 
@@ -56,6 +58,8 @@ export const SuiteFileSchema = z
     judge: JudgeSettingSchema.optional(),
     /** Plugin modules (paths relative to this file) the CLI loads before it checks the names here. */
     plugins: z.array(z.string().min(1)).default([]),
+    /** Run the tasks' harness and checks in a sandbox (a harness config or `--sandbox` overrides it). */
+    sandbox: SandboxConfigSchema.optional(),
   })
   .strict();
 
@@ -129,6 +133,7 @@ export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): Fi
     scoring: s.scoring,
     rubrics: [...rubrics.values()],
     ...(s.judge === undefined ? {} : { judge: s.judge }),
+    ...(s.sandbox === undefined ? {} : { sandbox: sandboxRelativeTo(s.sandbox, file) }),
   };
   return { ok: true, value: { suite, files }, count: tasks.length };
 }

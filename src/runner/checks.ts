@@ -8,6 +8,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
 import { createEvaluator, evaluatorsForTask } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
+import type { SandboxV1 } from '../sandbox/types.ts';
 import type { RubricGrader } from './rubric-grader.ts';
 
 /** The evaluator that checks an automated criterion: its own, or a `command` run in the workspace. */
@@ -28,6 +29,8 @@ export interface CheckContext {
   /** The harness's changes to the starter codebase, for rubric grading. */
   readonly workspaceDiff?: WorkspaceDiff | undefined;
   readonly producerModels: readonly string[];
+  /** Commands of checks run in the trial's sandbox. */
+  readonly sandbox?: SandboxV1 | undefined;
 }
 
 interface PreparedTask {
@@ -109,6 +112,7 @@ export class TrialChecks {
       signal: ctx.signal,
       errorIsOutput,
       ...(ctx.workspace === undefined ? {} : { workspace: ctx.workspace }),
+      ...(ctx.sandbox === undefined ? {} : { sandbox: ctx.sandbox }),
     };
     const evaluations = await Promise.all(prepared.evaluators.map((e) => safeEvaluate(e, context)));
     const criteria: CriterionResult[] = [];

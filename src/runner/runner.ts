@@ -5,6 +5,7 @@ import { gradedEvaluatorsAsCriteria } from '../core/graded-evaluators.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import type { CompleteText } from '../scoring/judge.ts';
@@ -21,6 +22,8 @@ import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, trialKey } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
+import { checkSandboxFor } from './sandbox-step.ts';
+import { stepTasks } from './steps.ts';
 import { runTrial } from './trial.ts';
 import { createTrialSetup } from './trial-setup.ts';
 import { checkCodebases } from './workspace.ts';
@@ -68,6 +71,10 @@ export interface RunExperimentOptions {
   readonly judge?: JudgeConfig;
   /** Replaces the AI SDK call to the judge (tests, custom clients). */
   readonly judgeCompletion?: CompleteText;
+  /** The sandbox for every trial; the harness config's, then the suite's, when absent. */
+  readonly sandbox?: SandboxConfig;
+  /** 127.0.0.1 ports a sandbox with `network: loopback` lets through (the model gateway's). */
+  readonly sandboxForwardPorts?: readonly number[];
 }
 
 /** The options once the harness is a config (and, for a harness given in code, its agent). */
@@ -103,7 +110,15 @@ export async function runExperiment(input: RunExperimentOptions): Promise<Experi
   await checkCodebases(tasks);
   sizeMatchPool(settings.concurrency);
   const rubrics = await RubricGrader.create(options.suite, options.judge, env, options.judgeCompletion);
-  const checks = await TrialChecks.prepare(options.suite, tasks, env, rubrics);
+  const sandbox = options.sandbox ?? options.harness.sandbox ?? options.suite.sandbox;
+  await checkSandboxFor(tasks, sandbox);
+  // A multi-step task's steps are checked like tasks of their own.
+  const checks = await TrialChecks.prepare(
+    options.suite,
+    [...tasks, ...tasks.flatMap(stepTasks)],
+    env,
+    rubrics,
+  );
   experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
 
   const recorder = store === undefined ? undefined : recordingListener(store, experiment.id);
@@ -121,7 +136,7 @@ export async function runExperiment(input: RunExperimentOptions): Promise<Experi
           lease = await takeLease(store, experiment.id);
         }
       }
-      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, env, emit });
+      return await runTrials(options, { plan, agent, checks, harnessBaseDir, suiteDir, env, emit, sandbox });
     } catch (error) {
       // Whatever broke the run, the stored experiment must not stay `running`: what finished is
       // kept, and resume continues from it.
@@ -145,6 +160,7 @@ interface Prepared {
   readonly suiteDir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly emit: (event: RunnerEvent) => Promise<void>;
+  readonly sandbox: SandboxConfig | undefined;
 }
 
 async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promise<Experiment> {
@@ -168,6 +184,8 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     keepWorkspaces: options.keepWorkspaces === true,
     redact: secretRedactor(options.env ?? process.env),
     emit,
+    sandbox: prepared.sandbox,
+    sandboxForwardPorts: options.sandboxForwardPorts ?? [],
   });
   const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).

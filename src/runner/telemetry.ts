@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { type AgentOutput, emptyTrace, type Trace } from '../core/agent-output.ts';
 import { EVENTS_ENV, readEventsFile } from '../instrument/events.ts';
 import { ingestOtlp, parseOtlpText } from '../instrument/otel.ts';
+import { atifDocument, mergeAtif } from './telemetry-atif.ts';
 
 /** Where a subprocess harness writes its OpenTelemetry spans for the trial. */
 export const OTEL_FILE_ENV = 'HARNESSEVAL_OTEL_FILE';
@@ -70,6 +71,8 @@ export class TrialTelemetry {
       });
       return { ...output, trace };
     }
+    const atif = atifDocument(parsed.documents);
+    if (atif !== undefined) return mergeAtif(output, trace, atif, file);
     try {
       const otel = ingestOtlp(parsed.documents);
       trace.agent_calls.push(...otel.agentCalls);

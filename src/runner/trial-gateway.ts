@@ -64,6 +64,11 @@ export class RunGateway {
     };
   }
 
+  /** The 127.0.0.1 port it listens on, which a `network: loopback` sandbox must let through. */
+  get port(): number {
+    return Number(new URL(this.gateway.url).port);
+  }
+
   close(): Promise<void> {
     return this.gateway.close();
   }

@@ -1,6 +1,7 @@
 import type { AgentV1 } from '../adapters/types.ts';
 import type { RunSettings } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
+import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { DEFAULT_PRICES, mergePrices } from '../instrument/pricing.ts';
 import { seededRandom } from './attempt.ts';
@@ -28,6 +29,10 @@ export interface TrialSetupInput {
   readonly emit: (event: RunnerEvent) => Promise<void>;
   /** The environment the harness runs with (the gateway forwards with its keys). */
   readonly env: NodeJS.ProcessEnv;
+  /** Each trial's harness and checks run in a sandbox of this kind. */
+  readonly sandbox?: SandboxConfig | undefined;
+  /** 127.0.0.1 ports a sandbox with `network: loopback` lets through. */
+  readonly sandboxForwardPorts?: readonly number[];
 }
 
 /**
@@ -64,6 +69,12 @@ export async function createTrialSetup(input: TrialSetupInput): Promise<TrialSet
       files: reports === 'files' || (reports === 'response' && traceFileOption !== undefined),
       traceFile: traceFileOption,
     },
+    sandbox: input.sandbox,
+    // The harness inside a loopback sandbox reaches the run's gateway through the bridge.
+    sandboxForwardPorts: [
+      ...(input.sandboxForwardPorts ?? []),
+      ...(gateway === undefined ? [] : [gateway.port]),
+    ],
     keepWorkspaces: input.keepWorkspaces,
     redact: input.redact,
     emit: input.emit,

@@ -1,9 +1,11 @@
 import { failedOutput, refuseTooDeep } from '../adapters/agent-result.ts';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import type { AgentOutput } from '../core/agent-output.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { RunSettings } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import type { PriceTable } from '../instrument/pricing.ts';
 import { rubricWeights } from '../scoring/rubric-lookup.ts';
@@ -14,6 +16,8 @@ import type { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent } from './events.ts';
 import type { Trial } from './plan.ts';
 import { assembleRecord, producerModels } from './record.ts';
+import { openTrialSandbox, type TrialSandbox } from './sandbox-step.ts';
+import { runSteps, stepsTimeoutSeconds } from './steps.ts';
 import { TrialTelemetry } from './telemetry.ts';
 import type { RunGateway } from './trial-gateway.ts';
 import { createWorkspace, restoreProtectedFiles } from './workspace.ts';
@@ -40,6 +44,10 @@ export interface TrialSetup {
   /** Scrubs secret values from the environment out of what the record keeps (the workspace diff). */
   readonly redact: (text: string) => string;
   readonly emit: (event: RunnerEvent) => Promise<void>;
+  /** Each trial's harness and checks run in a sandbox of this kind. */
+  readonly sandbox: SandboxConfig | undefined;
+  /** 127.0.0.1 ports a sandbox with `network: loopback` lets through (the model gateway's). */
+  readonly sandboxForwardPorts: readonly number[];
 }
 
 /**
@@ -61,9 +69,41 @@ function overran(output: AgentOutput, startedAt: number, timeoutSeconds: number)
  * evaluators and criteria. Resolves to undefined when the run was stopped before the trial had a
  * result: an interrupted trial is not a result of the harness, and resume runs it again.
  */
+/** The trial's sandbox, or why it could not be made (an error of the trial, not of the run). */
+async function openSandbox(
+  trial: Trial,
+  setup: TrialSetup,
+  workspace: string | undefined,
+  env: Record<string, string>,
+): Promise<{ box?: TrialSandbox; error?: string }> {
+  if (setup.sandbox === undefined) return {};
+  try {
+    return {
+      box: await openTrialSandbox({
+        task: trial.task,
+        config: setup.sandbox,
+        agent: setup.agent,
+        workspace,
+        env,
+        forwardPorts: setup.sandboxForwardPorts,
+      }),
+    };
+  } catch (error) {
+    return { error: `the ${setup.sandbox.backend} sandbox could not start: ${errorMessage(error)}` };
+  }
+}
+
+/**
+ * Runs one trial to its record: workspace, sandbox, agent (with retries, or step by step),
+ * telemetry, protected files, evaluators and criteria. Resolves to undefined when the run was
+ * stopped before the trial had a result: an interrupted trial is not a result of the harness, and
+ * resume runs it again.
+ */
 export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunRecord | undefined> {
   const { settings, deadlines } = setup;
-  const timeoutSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
+  const fallbackSeconds = trial.task.timeout_seconds ?? settings.timeout_seconds;
+  const timeoutSeconds =
+    trial.task.steps === undefined ? fallbackSeconds : stepsTimeoutSeconds(trial.task, fallbackSeconds);
   const workspace = await createWorkspace(trial.task, { fallbackDir: setup.suiteDir });
   const telemetry = setup.telemetry.files
     ? TrialTelemetry.create(trial.key, setup.telemetry.traceFile, setup.harnessBaseDir)
@@ -71,34 +111,62 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   const timestamp = new Date().toISOString();
   const t0 = performance.now();
   const deadline = deadlines.start(timeoutSeconds * 1000);
+  let box: TrialSandbox | undefined;
   const route = setup.gateway?.open({
     task: trial.task.id,
     epoch: String(trial.epoch),
     ...(workspace === undefined ? {} : { workspace: workspace.path }),
   });
   try {
+    const trialEnv = {
+      HARNESSEVAL_TRIAL: trial.key,
+      HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
+      // Where a subprocess harness appends its events (and finds its OTLP trace file name).
+      ...telemetry?.env(),
+      // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+      ...route?.env,
+    };
+    const opened = await openSandbox(trial, setup, workspace?.path, trialEnv);
+    box = opened.box;
+    const workspacePath = box?.workspace ?? workspace?.path;
+    const base = {
+      experimentId: setup.experimentId,
+      trial,
+      harness: setup.harness,
+      timestamp,
+      rubricWeights: rubricWeights(setup.suite, trial.task),
+      suite: setup.suite,
+      keptWorkspace: setup.keepWorkspaces ? workspacePath : undefined,
+    };
+    const duration = () => (performance.now() - t0) / 1000;
+    if (opened.error !== undefined) {
+      const costed = costTrial(failedOutput('config', opened.error), setup.harness, setup.prices);
+      const judged = { evaluations: [], criteria: [], errorIsOutput: false };
+      return assembleRecord({
+        ...base,
+        costed,
+        attempts: 1,
+        duration: duration(),
+        judged,
+        restoredFiles: [],
+      });
+    }
     const ctx: TrialContext = {
       task: trial.task,
       epoch: trial.epoch,
       trialId: `${setup.experimentId}:${trial.key}`,
       signal: deadline.signal,
-      env: {
-        HARNESSEVAL_TRIAL: trial.key,
-        HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
-        // Where a subprocess harness appends its events (and finds its OTLP trace file name).
-        ...telemetry?.env(),
-        // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
-        ...route?.env,
-      },
-      ...(workspace === undefined ? {} : { workspace: workspace.path }),
+      env: trialEnv,
+      ...(workspacePath === undefined ? {} : { workspace: workspacePath }),
+      ...(box === undefined ? {} : { sandbox: box.sandbox }),
       ...(route === undefined ? {} : { gateway: route.gateway }),
     };
-    const attempt = await attemptTrial(setup.agent, trial.task.input, ctx, {
+    const attemptOptions = {
       retries: settings.retries,
       baseDelayMs: 250,
       maxDelayMs: 8000,
       random: setup.random,
-      onRetry: (n, out) =>
+      onRetry: (n: number, out: AgentOutput) =>
         void setup.emit({
           type: 'trial_retry',
           taskId: trial.task.id,
@@ -106,7 +174,40 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
           attempt: n,
           error: out.error ?? '',
         }),
-    });
+    };
+    if (trial.task.steps !== undefined) {
+      const ran = await runSteps({
+        task: trial.task,
+        agent: setup.agent,
+        ctx,
+        checks: setup.checks,
+        attempt: attemptOptions,
+        defaultTimeoutSeconds: fallbackSeconds,
+        sandbox: box?.sandbox,
+        workspace: workspacePath,
+        checkSignal: deadlines.stopSignal,
+        producerModels: setup.harness.model === undefined ? [] : [setup.harness.model],
+      });
+      if (deadlines.aborted) return undefined;
+      const collected = telemetry === undefined ? ran.output : await telemetry.collect(ran.output);
+      const costed = costTrial(refuseTooDeep(collected), setup.harness, setup.prices);
+      const judged = { evaluations: ran.evaluations, criteria: [], errorIsOutput: false };
+      const record = assembleRecord({
+        ...base,
+        costed,
+        attempts: ran.attempts,
+        duration: duration(),
+        judged,
+        restoredFiles: [],
+      });
+      record.metadata = {
+        ...record.metadata,
+        steps: ran.steps,
+        ...(ran.stoppedAfter === undefined ? {} : { stopped_after_step: ran.stoppedAfter }),
+      };
+      return record;
+    }
+    const attempt = await attemptTrial(setup.agent, trial.task.input, ctx, attemptOptions);
     if (deadlines.aborted || attempt.output.error_kind === 'aborted') return undefined;
     const fromHarness = telemetry === undefined ? attempt.output : await telemetry.collect(attempt.output);
     // The gateway saw every model call: its calls replace the reported ones (roles kept).
@@ -116,42 +217,46 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
     // One cost pass before any evaluator, so the `cost` evaluator sees what the record will hold.
     const costed = costTrial(reported, setup.harness, setup.prices);
     const { output } = costed;
-    // Protected files (acceptance tests) are the task's, whatever the harness did to them.
-    const restoredFiles =
-      workspace === undefined ? [] : await restoreProtectedFiles(trial.task, workspace.path);
-    // What the harness changed, before any check writes to the workspace: kept with the record
-    // for graders and handed to the judge.
+    // What the harness changed, before the tests arrive or any check writes to the workspace:
+    // kept with the record for graders and handed to the judge.
     const codebase = trial.task.files['codebase'];
     const changes =
-      workspace === undefined || codebase === undefined
+      workspacePath === undefined || codebase === undefined
         ? undefined
-        : await workspaceDiff(codebase, workspace.path, { redact: setup.redact });
+        : await workspaceDiff(codebase, workspacePath, { redact: setup.redact });
+    // Protected files (acceptance tests) are the task's, whatever the harness did to them; in a
+    // sandbox they were withheld and arrive only now.
+    const restoredFiles =
+      box !== undefined
+        ? await box.afterAgent()
+        : workspace === undefined
+          ? []
+          : await restoreProtectedFiles(trial.task, workspace.path);
     // The checks run to the end on a first Ctrl-C; only the hard stop (grace over, second signal)
     // ends them, and then the trial has no result.
     const judged = await setup.checks.check(trial.task, output, {
       signal: deadlines.stopSignal,
-      workspace: workspace?.path,
+      workspace: workspacePath,
       workspaceDiff: changes,
       producerModels: producerModels(setup.harness, output),
+      sandbox: box?.sandbox,
     });
     if (deadlines.aborted) return undefined;
-    return assembleRecord({
-      experimentId: setup.experimentId,
-      trial,
-      harness: setup.harness,
+    const record = assembleRecord({
+      ...base,
       costed,
       attempts: attempt.attempts,
-      timestamp,
-      duration: (performance.now() - t0) / 1000,
+      duration: duration(),
       judged,
-      rubricWeights: rubricWeights(setup.suite, trial.task),
-      suite: setup.suite,
-      keptWorkspace: setup.keepWorkspaces ? workspace?.path : undefined,
       workspaceDiff: changes,
       restoredFiles,
     });
+    if (box !== undefined && box.withheld.length > 0)
+      record.metadata = { ...record.metadata, withheld_files: [...box.withheld] };
+    return record;
   } finally {
     deadline.dispose();
+    await box?.dispose(setup.keepWorkspaces);
     await route?.discard();
     await workspace?.dispose(setup.keepWorkspaces);
   }

@@ -25,7 +25,8 @@ export interface RecordScore {
  * - overall = the suite's weights over the parts that exist (functional only when the task has
  *   no rubric criteria); none while a criterion is pending;
  * - outcome: error if the harness failed; fail if a check failed or overall < pass_threshold;
- *   pending while a rubric/human criterion waits for a grade; pass otherwise.
+ *   pending while a rubric/human criterion waits for a grade; pass otherwise;
+ * - scores a check names in `details.scores` (see `namedScores`).
  */
 export function scoreRecord(input: RecordScoreInput): RecordScore {
   const automated = input.criteria.filter((c) => c.verification === 'automated');
@@ -65,11 +66,33 @@ export function scoreRecord(input: RecordScoreInput): RecordScore {
     scores['overall'] = rubricScore;
   }
 
+  for (const [name, value] of namedScores(input)) if (!(name in scores)) scores[name] = value;
   const outcome = outcomeOf(input, checks, scores['overall']);
   // Until every criterion is graded the trial has no overall score: the parts that exist are not
   // the whole (an ungraded rubric is neither 0 nor perfect).
   if (outcome === 'pending') delete scores['overall'];
   return { scores, outcome };
+}
+
+/**
+ * Scores a check reports by name in `details.scores` (a Harbor verifier's rewards: `reward`,
+ * `correctness`, …), averaged over the checks that report each; values outside 0..1 are left out
+ * (the check's details keep them).
+ */
+function namedScores(input: RecordScoreInput): Map<string, number> {
+  const sums = new Map<string, { total: number; n: number }>();
+  for (const { details } of [...input.evaluations, ...input.criteria]) {
+    const reported = details['scores'];
+    if (reported === null || typeof reported !== 'object' || Array.isArray(reported)) continue;
+    for (const [name, value] of Object.entries(reported)) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) continue;
+      const sum = sums.get(name) ?? { total: 0, n: 0 };
+      sum.total += value;
+      sum.n += 1;
+      sums.set(name, sum);
+    }
+  }
+  return new Map([...sums].map(([name, { total, n }]) => [name, total / n]));
 }
 
 function outcomeOf(

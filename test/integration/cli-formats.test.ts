@@ -172,16 +172,18 @@ describe('harnesseval schema', () => {
     const r = cli('schema', '--out', out);
     expect(r.status).toBe(0);
     expect(readdirSync(out).sort()).toEqual(
-      ['benchmark', 'eval-case-v0', 'harness', 'rubric', 'suite', 'task-spec'].map((k) => `${k}.schema.json`),
+      ['benchmark', 'eval-case-v0', 'harbor', 'harness', 'model-script', 'rubric', 'suite', 'task-spec'].map(
+        (k) => `${k}.schema.json`,
+      ),
     );
     expect(JSON.parse(readFileSync(join(out, 'suite.schema.json'), 'utf8'))).toMatchObject({
       type: 'object',
     });
-    expect(r.stdout.trim().split('\n')).toHaveLength(6);
+    expect(r.stdout.trim().split('\n')).toHaveLength(8);
   });
 
   it('prints all schemas without --out', () => {
     const r = cli('schema');
-    expect(Object.keys(JSON.parse(r.stdout) as object)).toHaveLength(6);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toHaveLength(8);
   });
 });

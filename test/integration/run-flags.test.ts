@@ -253,6 +253,36 @@ describe('harnesseval run: every flag changes behaviour', () => {
     expect(silent.stderr).not.toMatch(/trials/);
   });
 
+  flag('--sandbox', 'runs the harness in a sandbox that withholds the tests until it finishes', async () => {
+    const args = [
+      'run',
+      'test/fixtures/sandbox/task.yaml',
+      '--harness',
+      'test/fixtures/sandbox/harness.yaml',
+    ];
+    const json = ['--no-store', '--no-progress', '--reporter', 'json'];
+    const boxed = JSON.parse((await cli([...args, ...json, '--sandbox', 'bwrap'])).stdout) as Experiment;
+    const open = JSON.parse((await cli([...args, ...json])).stdout) as Experiment;
+    expect(boxed.records[0]?.outcome).toBe('pass');
+    expect(open.records[0]?.outcome).toBe('fail');
+  });
+
+  flag('--sandbox-network', 'needs a sandbox to apply to', async () => {
+    const r = await cli(['run', GREET, '--no-store', '--sandbox-network', 'loopback']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--sandbox-network needs a sandbox');
+  });
+
+  flag('--timeout-multiplier', 'scales a Harbor task’s agent and verifier timeouts', async () => {
+    const args = ['run', 'suites/harbor-examples', '--harness', 'oracle', '--filter-id', '*hello-file'];
+    const json = ['--no-store', '--no-progress', '--reporter', 'json'];
+    const tiny = JSON.parse(
+      (await cli([...args, ...json, '--timeout-multiplier', '0.0001'])).stdout,
+    ) as Experiment;
+    expect(tiny.settings.timeout_multiplier).toBe(0.0001);
+    expect(tiny.records[0]?.outcome).not.toBe('pass');
+  });
+
   it('every flag of `run` has a test above, and the README names only real flags', async () => {
     const io = {
       stdout: new Writable({ write: (_c, _e, done) => done() }),

@@ -138,6 +138,9 @@ const EXCEPTIONS: Record<string, readonly string[]> = {
   viewer: ['runner/aggregate.ts', 'runner/workspace-diff.ts'],
 };
 
+/** Files whose terminal writes are not ours: the in-sandbox forwarder's source, run inside the sandbox. */
+const WRITES_INSIDE_SANDBOX = new Set(['sandbox/loopback-bridge.ts']);
+
 /** Terminal writes: only cli/ (a reporter is handed a stream by the CLI). */
 const TERMINAL = /\bconsole\.(log|error|warn|info|debug)\(|\bprocess\.(stdout|stderr)\b/;
 
@@ -183,7 +186,8 @@ function violations(): string[] {
           found.push(`${name} imports ${spec} (${room}/ may not import ${target}/)`);
       }
     }
-    if (room !== 'cli' && TERMINAL.test(withoutComments(text))) found.push(`${name} writes to the terminal`);
+    if (room !== 'cli' && !WRITES_INSIDE_SANDBOX.has(name) && TERMINAL.test(withoutComments(text)))
+      found.push(`${name} writes to the terminal`);
   }
   return found;
 }
@@ -212,7 +216,7 @@ describe('dependency rules (DESIGN.md)', () => {
   });
 
   it('every room of src/ is either ruled or knowingly free', () => {
-    const free = new Set(['cli', 'index', 'api', 'testing', 'plugins', 'scoring', 'version']);
+    const free = new Set(['cli', 'index', 'api', 'testing', 'plugin', 'plugins', 'scoring', 'version']);
     const rooms = new Set(sourceFiles(SRC).map(roomOf));
     const unruled = [...rooms].filter((room) => FORBIDDEN[room] === undefined && !free.has(room));
     expect(unruled).toEqual([]);

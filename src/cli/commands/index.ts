@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
 import { register as registerCompare } from './compare.ts';
 import { register as registerGrade } from './grade.ts';
+import { register as registerIngestAtif } from './ingest-atif.ts';
 import { register as registerIngestOtel } from './ingest-otel.ts';
 import { register as registerInit } from './init.ts';
 import { register as registerLint } from './lint.ts';
@@ -36,6 +37,7 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'grade', register: registerGrade },
   { name: 'worker', register: registerWorker },
   { name: 'ingest-otel', register: registerIngestOtel },
+  { name: 'ingest-atif', register: registerIngestAtif },
   { name: 'schema', register: registerSchema },
   { name: 'init', register: registerInit },
   { name: 'view', register: registerView },

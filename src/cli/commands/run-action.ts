@@ -2,6 +2,7 @@ import type { Experiment, RunSettings } from '../../core/experiment.ts';
 import type { HarnessConfig } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
+import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
@@ -38,6 +39,9 @@ export interface RunFlags {
   detach?: boolean;
   watch?: boolean;
   jobExpiry?: number;
+  sandbox?: SandboxBackendName;
+  sandboxNetwork?: SandboxNetwork;
+  timeoutMultiplier?: number;
 }
 
 export interface RunInvocation {
@@ -45,6 +49,7 @@ export interface RunInvocation {
   readonly harness: HarnessConfig;
   readonly harnessBaseDir: string;
   readonly judge: JudgeConfig | undefined;
+  readonly sandbox: SandboxConfig | undefined;
   readonly store: ExperimentStore | undefined;
   readonly flags: RunFlags;
   /** The options given on the command line (not defaults). */
@@ -71,6 +76,7 @@ export function askedSettings(flags: RunFlags, given: ReadonlySet<string>): Part
     ...(given.has('timeout') ? { timeout_seconds: flags.timeout } : {}),
     ...(given.has('retries') ? { retries: flags.retries } : {}),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.timeoutMultiplier === undefined ? {} : { timeout_multiplier: flags.timeoutMultiplier }),
     ...(Object.keys(filters).length > 0 ? { filters } : {}),
   };
 }
@@ -103,6 +109,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         ...(flags.name === undefined ? {} : { name: flags.name }),
         keepWorkspaces: flags.keepWorkspaces,
         ...(run.judge === undefined ? {} : { judge: run.judge }),
+        ...(run.sandbox === undefined ? {} : { sandbox: run.sandbox }),
         signal: signals.interrupt.signal,
         stopNow: signals.stopNow.signal,
         env: io.env,

@@ -1,4 +1,5 @@
 import type { HarnessConfig } from '../../core/harness-config.ts';
+import type { SandboxConfig } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
 import type { QueueProgress } from '../../queue/follow.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
@@ -14,6 +15,8 @@ export interface QueuedRunInvocation {
   readonly suite: Suite;
   readonly harness: HarnessConfig;
   readonly harnessBaseDir: string;
+  /** The sandbox the suite, harness or flags ask for: queue workers do not run one yet. */
+  readonly sandbox: SandboxConfig | undefined;
   readonly flags: RunFlags;
   readonly given: ReadonlySet<string>;
   readonly io: CliIO;
@@ -27,6 +30,12 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
   const url = flags.queue ?? '';
   if (flags.store === false || (typeof flags.store === 'string' && flags.store !== url)) {
     io.stderr.write('harnesseval: --queue stores the experiment in its own database; leave out --store\n');
+    return EXIT.usage;
+  }
+  if (run.sandbox !== undefined) {
+    io.stderr.write(
+      'harnesseval: --queue workers do not run trials in a sandbox yet; run without --queue, or without a sandbox\n',
+    );
     return EXIT.usage;
   }
   if (flags.retryErrors !== undefined) {
@@ -111,6 +120,7 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
       {
         ...run,
         judge: undefined,
+        sandbox: undefined,
         store,
         inputs: { file: run.file, harness: flags.harness, keep: ['--queue', shownStore(url)] },
       },

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
-import type { HarnessConfig } from '../../core/harness-config.ts';
+import { type HarnessConfig, HarnessConfigSchema } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
+import { type SandboxConfig, SandboxConfigSchema } from '../../core/sandbox-config.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
@@ -19,6 +21,8 @@ Examples:
   $ harnesseval run benchmark.yaml --resume exp-20261130-101500-3fa1
   $ harnesseval run benchmark.yaml --retry-errors exp-20261130-101500-3fa1
   $ harnesseval run suite.yaml --queue postgres://evals@db.internal/evals --epochs 5
+  $ harnesseval run suites/harbor-examples --harness oracle        # Harbor task folders, in bwrap
+  $ harnesseval run tasks/ --harness agent.yaml --sandbox bwrap --sandbox-network loopback
 
 Exit status: 0 when the run finished and every threshold held; 1 when a threshold was violated
 (unless --no-fail-on-threshold) or every trial errored; 2 for invalid input or configuration;
@@ -40,6 +44,8 @@ const positiveNumber = (name: string) => (value: string) => {
   return n;
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
+const SANDBOX_BACKENDS = ['none', 'bwrap', 'docker', 'podman'];
+const SANDBOX_NETWORKS = ['none', 'loopback', 'host'];
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -111,6 +117,22 @@ export function register(program: Command, io: CliIO): void {
       'with --queue: seconds a taken job waits for its worker before another worker gets it',
       positiveInt('--job-expiry'),
     )
+    .addOption(
+      new Option(
+        '--sandbox <backend>',
+        'run each trial’s harness and checks in a sandbox (overrides sandbox:)',
+      ).choices(SANDBOX_BACKENDS),
+    )
+    .addOption(
+      new Option('--sandbox-network <mode>', 'what the sandbox may reach (default none)').choices(
+        SANDBOX_NETWORKS,
+      ),
+    )
+    .option(
+      '--timeout-multiplier <x>',
+      'Harbor tasks: multiply every agent and verifier timeout',
+      positiveNumber('--timeout-multiplier'),
+    )
     .addHelpText('after', examples)
     .action(async (file: string, flags: RunFlags, command: Command) => {
       // Which options the user gave: a resume takes the rest from the stored plan, not from defaults.
@@ -136,11 +158,19 @@ async function runCommand(
   let harness: HarnessConfig;
   let harnessBaseDir: string;
   let judge: JudgeConfig | undefined;
+  let sandbox: SandboxConfig | undefined;
   try {
     // With --harness the file's own agent is never created, so it need not be creatable.
-    suite = await loadSuite(resolve(io.cwd, file), { checkAgent: flags.harness === undefined });
+    suite = await loadSuite(resolve(io.cwd, file), {
+      checkAgent: flags.harness === undefined,
+      ...(flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier }),
+    });
     judge = await judgeFor(suite, flags.judge);
-    if (flags.harness !== undefined) {
+    if (flags.harness === 'oracle' && !existsSync(resolve(io.cwd, 'oracle'))) {
+      // Harbor's sanity check needs no config file: the task's own solution is the harness.
+      harness = HarnessConfigSchema.parse({ name: 'oracle', version: '1.0.0', adapter: 'oracle' });
+      harnessBaseDir = io.cwd;
+    } else if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
       harness = await loadHarnessConfig(path);
       harnessBaseDir = dirname(path);
@@ -150,6 +180,7 @@ async function runCommand(
     } else {
       throw new HarnessEvalError('usage', `${file} names no agent; give one with --harness FILE`);
     }
+    sandbox = chosenSandbox(flags, harness.sandbox ?? suite.sandbox);
   } catch (error) {
     return reportError(io, error, {
       invalid_input: EXIT.usage,
@@ -179,6 +210,7 @@ async function runCommand(
       suite,
       harness,
       harnessBaseDir,
+      sandbox,
       flags,
       given,
       io,
@@ -205,6 +237,7 @@ async function runCommand(
       harness,
       harnessBaseDir,
       judge,
+      sandbox,
       store,
       flags,
       given,
@@ -216,6 +249,22 @@ async function runCommand(
   } finally {
     await store?.close();
   }
+}
+
+/** `--sandbox` and `--sandbox-network` over the config's `sandbox:` section. */
+function chosenSandbox(flags: RunFlags, configured: SandboxConfig | undefined): SandboxConfig | undefined {
+  if (flags.sandbox === undefined && flags.sandboxNetwork === undefined) return configured;
+  const backend = flags.sandbox ?? configured?.backend;
+  if (backend === undefined)
+    throw new HarnessEvalError(
+      'usage',
+      '--sandbox-network needs a sandbox: add --sandbox bwrap (or docker, podman)',
+    );
+  return SandboxConfigSchema.parse({
+    ...configured,
+    backend,
+    network: flags.sandboxNetwork ?? configured?.network ?? 'none',
+  });
 }
 
 /** `--judge` wins over the suite's `judge:`; a malformed spec is a usage error. */
@@ -244,6 +293,11 @@ const KEPT_OPTIONS: readonly {
   { key: 'judge', args: (f) => (f.judge === undefined ? [] : ['--judge', f.judge]) },
   { key: 'durability', args: (f) => ['--durability', f.durability] },
   { key: 'keepWorkspaces', args: (f) => (f.keepWorkspaces ? ['--keep-workspaces'] : []) },
+  { key: 'sandbox', args: (f) => (f.sandbox === undefined ? [] : ['--sandbox', f.sandbox]) },
+  {
+    key: 'sandboxNetwork',
+    args: (f) => (f.sandboxNetwork === undefined ? [] : ['--sandbox-network', f.sandboxNetwork]),
+  },
   { key: 'failOnThreshold', args: (f) => (f.failOnThreshold ? [] : ['--no-fail-on-threshold']) },
 ];
 

@@ -13,7 +13,7 @@ import { type CliIO, paint, useColor, writeLine } from '../io.ts';
 import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
 import { renderList, renderShow, safe, summarize } from './runs-render.ts';
 
-interface StoreChoice {
+export interface StoreChoice {
   readonly store?: string | undefined;
 }
 
@@ -22,7 +22,7 @@ interface StoreChoice {
  * messages (a URL without its password). Only `import` may create a new store; `read` commands
  * open it read-only (a store in a folder they may not write still reads).
  */
-async function withStore<T>(
+export async function withStore<T>(
   io: CliIO,
   choice: StoreChoice,
   mode: 'read' | 'existing' | 'create',
@@ -42,7 +42,7 @@ async function withStore<T>(
 }
 
 /** Resolves an id or prefix, naming the store in the message when nothing matches. */
-async function resolveId(store: ExperimentStore, id: string, path: string): Promise<string> {
+export async function resolveId(store: ExperimentStore, id: string, path: string): Promise<string> {
   try {
     return await resolveExperimentId(store, id);
   } catch (error) {

@@ -9,6 +9,7 @@ Examples:
   $ harnesseval runs list --harness my-agent --limit 5 --format json
   $ harnesseval runs show exp-20261201-084403-b363
   $ harnesseval runs export exp-20261201-0844 -o results/run.json   # a unique id prefix is enough
+  $ harnesseval runs export exp-20261201-0844 --format atif -o results/trajectories
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
@@ -80,11 +81,23 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
 
   runs
     .command('export')
-    .description('write an experiment as portable JSON (to stdout without -o)')
+    .description(
+      'write an experiment as portable JSON (to stdout without -o), or one ATIF trajectory per trial',
+    )
     .argument('<id>', 'experiment id or a unique prefix of it')
-    .option('-o, --output <file>', 'the JSON file to write')
+    .option('-o, --output <path>', 'the JSON file to write (with --format atif: the folder)')
+    .addOption(
+      new Option('--format <format>', 'experiment JSON, or ATIF v1.7 (one <task>__<epoch>.json per trial)')
+        .choices(['json', 'atif'] as const)
+        .default('json'),
+    )
     .action(async (id: string, opts: Record<string, unknown>, cmd: Command) => {
-      await (await actions()).exportRun(io, { store: storeOption(cmd), id, output: text(opts['output']) });
+      const output = text(opts['output']);
+      if (opts['format'] === 'atif') {
+        await (await import('./runs-atif.ts')).exportAtif(io, { store: storeOption(cmd), id, output });
+        return;
+      }
+      await (await actions()).exportRun(io, { store: storeOption(cmd), id, output });
     });
 
   runs

@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import { FILE_KINDS } from '../../formats/detect.ts';
 import type { CliIO } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -9,6 +10,7 @@ const NOUN: Record<string, string> = {
   'task-spec': 'task',
   rubric: 'dimensions',
   harness: 'adapter config',
+  harbor: 'tasks',
 };
 
 const EXAMPLES = `
@@ -17,6 +19,7 @@ Examples:
   $ harnesseval validate suites/product-dev/suite.yaml benchmarks/support.yaml
   $ harnesseval validate cases.jsonl --format json
   $ harnesseval validate my-harness.yaml --as harness
+  $ harnesseval validate suites/harbor-examples --oracle    # each task's solution must pass its tests
 
 Exit status: 0 all valid, 1 invalid content or a missing file, 2 wrong usage.`;
 
@@ -24,26 +27,30 @@ export const register: RegisterCommand = (program, io) => {
   program
     .command('validate')
     .description(
-      'check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config, model script)',
+      'check input files (v0 JSONL, benchmark, suite, task spec, rubric, harness config, model script, Harbor task folders)',
     )
     .argument('<files...>', 'files to validate')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(
       new Option('--as <kind>', 'read every file as this kind instead of detecting it').choices([
-        'eval-case-v0',
-        'benchmark',
-        'suite',
-        'task-spec',
-        'rubric',
-        'harness',
-        'model-script',
+        ...FILE_KINDS,
       ]),
     )
+    .option(
+      '--oracle',
+      "also run each task's own solution (Harbor's oracle) in a sandbox; report tasks it fails",
+    )
     .addHelpText('after', EXAMPLES)
-    .action(async (files: string[], opts: { format: string; as?: string }) => runValidate(io, files, opts));
+    .action(async (files: string[], opts: { format: string; as?: string; oracle?: boolean }) =>
+      runValidate(io, files, opts),
+    );
 };
 
-async function runValidate(io: CliIO, files: string[], opts: { format: string; as?: string }): Promise<void> {
+async function runValidate(
+  io: CliIO,
+  files: string[],
+  opts: { format: string; as?: string; oracle?: boolean },
+): Promise<void> {
   const [{ validateFile }, { isFileKind }, { formatDiagnostic }, { HarnessEvalError }, { CliExit, EXIT }] =
     await Promise.all([
       import('../../formats/load.ts'),
@@ -82,6 +89,21 @@ async function runValidate(io: CliIO, files: string[], opts: { format: string; a
       const d = { file, line: 0, col: 0, path: '', message: error.message, severity: 'error' as const };
       reports.push({ file, kind: null, ok: false, count: 0, diagnostics: [d] });
       if (opts.format !== 'json') io.stderr.write(`harnesseval: ${error.message}\n`);
+    }
+  }
+  if (opts.oracle === true && !failed) {
+    const { oracleCheck } = await import('./validate-oracle.ts');
+    for (const report of reports) {
+      const failures = await oracleCheck(io, report.file);
+      Object.assign(report, { oracle: failures });
+      failed ||= failures.length > 0;
+      if (opts.format === 'json') continue;
+      for (const f of failures) io.stderr.write(`${f.file}: oracle failed task ${f.task}: ${f.reason}\n`);
+      io.stdout.write(
+        failures.length === 0
+          ? `ORACLE OK ${report.file}\n`
+          : `ORACLE FAIL ${report.file}: ${failures.length} task(s)\n`,
+      );
     }
   }
   if (opts.format === 'json')

@@ -52,6 +52,7 @@ describe('adapter registry', () => {
       'http',
       'cli',
       'mcp',
+      'oracle',
       'claude-code',
       'codex',
       'acp',
@@ -75,7 +76,7 @@ describe('adapter registry', () => {
     const error = await createError('htp', {});
     expect(error.code).toBe('invalid_config');
     expect(error.message).toBe(
-      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp, claude-code, codex, acp)',
+      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp, oracle, claude-code, codex, acp)',
     );
     expect(error.diagnostics[0]).toMatchObject({ path: 'adapter' });
     expect((await createError('kubernetes', {})).message).not.toContain('did you mean');

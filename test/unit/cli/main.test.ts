@@ -28,6 +28,7 @@ const ALL = [
   'grade',
   'worker',
   'ingest-otel',
+  'ingest-atif',
   'schema',
   'init',
   'view',

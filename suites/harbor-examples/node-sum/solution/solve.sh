@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+sed -i 's/let i = 1;/let i = 0;/' sum.mjs

@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+sed 's/^/- /' /app/todo.txt >> /app/notes.md

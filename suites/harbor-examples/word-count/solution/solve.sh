@@ -1,0 +1,3 @@
+#!/bin/bash
+set -euo pipefail
+wc -w < poem.txt | tr -d ' ' > count.txt

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Experiment } from '../../src/core/experiment.ts';
+import { sandboxAvailability } from '../../src/sandbox/registry.ts';
+import { cli, ROOT } from '../helpers/run-cli.ts';
+
+const available = await sandboxAvailability('bwrap');
+if (!available.ok) console.warn(`Harbor task runs skipped: ${available.reason}`);
+
+const EXAMPLES = 'suites/harbor-examples';
+const FIXTURES = 'test/fixtures/harbor';
+
+async function runJson(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Experiment> {
+  const result = await cli(['run', ...args, '--no-store', '--no-progress', '--reporter', 'json'], ROOT, env);
+  expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+  return JSON.parse(result.stdout) as Experiment;
+}
+
+describe('Harbor task folders (built CLI)', () => {
+  it('validate reads a folder of task folders', async () => {
+    const result = await cli(['validate', EXAMPLES]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`OK ${EXAMPLES}: 4 tasks (harbor)`);
+  });
+
+  it('validate locates a task.toml error at its line', async () => {
+    const result = await cli(['validate', `${FIXTURES}/bad-toml`]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `${FIXTURES}/bad-toml/bad/task.toml:7:1: verifier.timeout_sec: wrong type string (expected number)`,
+    );
+  });
+
+  it('refuses a task that needs an image when no container engine answers, naming its task.toml', async () => {
+    const result = await cli(['run', `${FIXTURES}/needs-image`, '--harness', 'oracle', '--no-store']);
+    // This machine has no engine; on one with docker the task would run instead.
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /needs-image\/py-task\/task\.toml:1:1: environment: task fixture\/py-task refused: it needs the docker sandbox, and docker/,
+    );
+    expect(result.stdout).not.toContain('PASS');
+  });
+
+  describe.skipIf(!available.ok)('in bwrap', () => {
+    it('every example passes with the oracle; rewards become scores, multi-metric too', async () => {
+      const experiment = await runJson([EXAMPLES, '--harness', 'oracle']);
+      const byTask = new Map(experiment.records.map((r) => [r.task_id, r]));
+      expect([...byTask.keys()].sort()).toEqual([
+        'harnesseval/hello-file',
+        'harnesseval/node-sum',
+        'harnesseval/notes-steps',
+        'harnesseval/word-count',
+      ]);
+      for (const record of experiment.records) expect(record.outcome, record.task_id).toBe('pass');
+      expect(byTask.get('harnesseval/node-sum')?.scores).toMatchObject({ reward: 1, correctness: 1 });
+      const steps = byTask.get('harnesseval/notes-steps')?.metadata['steps'] as {
+        id: string;
+        score: number;
+      }[];
+      expect(steps.map((s) => [s.id, s.score])).toEqual([
+        ['scaffold', 1],
+        ['append', 1],
+      ]);
+      expect(byTask.get('harnesseval/hello-file')?.evaluations[0]?.explanation).toBe('reward.txt: reward=1');
+    });
+
+    it('a harness that does nothing fails every task, partial rewards kept, min_reward stops the steps', async () => {
+      const experiment = await runJson([EXAMPLES, '--harness', `${FIXTURES}/harness/nop.yaml`]);
+      for (const record of experiment.records) expect(record.outcome, record.task_id).toBe('fail');
+      const byTask = new Map(experiment.records.map((r) => [r.task_id, r]));
+      expect(byTask.get('harnesseval/node-sum')?.scores).toMatchObject({ reward: 0, correctness: 0.25 });
+      const notes = byTask.get('harnesseval/notes-steps');
+      expect(notes?.metadata['stopped_after_step']).toBe('scaffold');
+      expect(notes?.metadata['steps']).toHaveLength(1);
+    });
+
+    it('a harness cannot read the tests before the verifier runs', async () => {
+      const experiment = await runJson(
+        [EXAMPLES, '--harness', `${FIXTURES}/harness/peek.yaml`, '--filter-id', '*hello-file'],
+        { TASKS_DIR: join(ROOT, EXAMPLES) },
+      );
+      const record = experiment.records[0];
+      expect(record?.output.output).toBe('done');
+      expect(record?.outcome).toBe('pass');
+    });
+
+    it('validate --oracle reports the task whose own solution fails', async () => {
+      const result = await cli(['validate', '--oracle', `${FIXTURES}/broken-oracle`, EXAMPLES]);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain(`ORACLE FAIL ${FIXTURES}/broken-oracle: 1 task(s)`);
+      expect(result.stdout).toContain(`ORACLE OK ${EXAMPLES}`);
+      expect(result.stderr).toContain('oracle failed task fixture/wrong-solution: reward.txt: reward=0');
+    });
+  });
+});
