@@ -33,6 +33,8 @@ export type MatchOutcome =
 
 /** The most workers a run may use whatever its concurrency: each costs ~10 MB while it lives. */
 const MAX_POOL = 32;
+/** How long a worker may take to start and load a matcher's module before its job is given up (not the match's limit). */
+const STARTUP_LIMIT_MS = 60_000;
 
 function resolveModules(): { modules: Record<string, string>; missing: Record<string, string> } {
   // Not named `require`: in the CommonJS bundle `import.meta.url` becomes code that calls it.
@@ -77,13 +79,14 @@ class MatchPool {
     signal?: AbortSignal,
   ): Promise<{ readonly outcome: MatchOutcome; readonly ms: number }> {
     const worker = await this.#acquire();
-    const started = performance.now();
+    let started = performance.now();
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: MatchOutcome, reusable: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(startup);
         signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('exit', onExit);
@@ -93,6 +96,14 @@ class MatchPool {
         resolve({ outcome, ms: performance.now() - started });
       };
       const onMessage = (message: unknown) => {
+        if (typeof message === 'object' && message !== null && 'started' in message) {
+          // The match itself begins now: a worker's start-up and module loading (slow on a loaded
+          // machine) never count against the pattern's time limit.
+          clearTimeout(startup);
+          started = performance.now();
+          timer = setTimeout(() => finish({ kind: 'timeout', limitMs }, false), Math.max(0, limitMs));
+          return;
+        }
         if (typeof message === 'object' && message !== null && 'ok' in message) {
           const reply = message as { ok: boolean; value?: unknown; message?: unknown };
           finish(
@@ -106,7 +117,15 @@ class MatchPool {
       const onExit = () => finish({ kind: 'error', message: 'the match worker stopped' }, false);
       const onError = (error: Error) => finish({ kind: 'error', message: error.message }, false);
       const onAbort = () => finish({ kind: 'error', message: 'stopped: the run was interrupted' }, false);
-      const timer = setTimeout(() => finish({ kind: 'timeout', limitMs }, false), Math.max(0, limitMs));
+      let timer: NodeJS.Timeout | undefined;
+      const startup = setTimeout(
+        () =>
+          finish(
+            { kind: 'error', message: `the match worker did not start in ${STARTUP_LIMIT_MS / 1000} s` },
+            false,
+          ),
+        STARTUP_LIMIT_MS,
+      );
       worker.on('message', onMessage);
       worker.on('exit', onExit);
       worker.on('error', onError);

@@ -33,21 +33,25 @@ function execRegex(job) {
   return { matched: true, value: m[0], index: m.index, groups };
 }
 
-function queryJsonPath(job) {
-  if (jsonpath === undefined) {
+// Loading a matcher's module is not the match: it happens before the worker says 'started'.
+function load(kind) {
+  if (kind === 'jsonpath' && jsonpath === undefined) {
     if (workerData.modules.jsonpath === undefined) throw new Error(workerData.missing.jsonpath);
     jsonpath = require(workerData.modules.jsonpath);
   }
-  return jsonpath.query(job.data, job.path);
-}
-
-function validateSchema(job) {
-  if (ajvs === undefined) {
+  if (kind === 'json_schema' && ajvs === undefined) {
     if (workerData.modules.ajv === undefined) throw new Error(workerData.missing.ajv);
     const Ajv = require(workerData.modules.ajv);
     const Ajv2020 = require(workerData.modules.ajv2020);
     ajvs = { Ajv: Ajv.default ?? Ajv, Ajv2020: Ajv2020.default ?? Ajv2020 };
   }
+}
+
+function queryJsonPath(job) {
+  return jsonpath.query(job.data, job.path);
+}
+
+function validateSchema(job) {
   const validate = bounded(validators, job.key, () => {
     const Engine = job.draft2020 ? ajvs.Ajv2020 : ajvs.Ajv;
     return new Engine({ allErrors: true, strict: false }).compile(job.schema);
@@ -58,6 +62,8 @@ function validateSchema(job) {
 
 parentPort.on('message', (job) => {
   try {
+    load(job.kind);
+    parentPort.postMessage({ started: true });
     const value = job.kind === 'regex' ? execRegex(job) : job.kind === 'jsonpath' ? queryJsonPath(job) : validateSchema(job);
     parentPort.postMessage({ ok: true, value });
   } catch (error) {
