@@ -55,8 +55,13 @@ describe('Ctrl-C on the product-dev suite', () => {
       ['run', SUITE, '--harness', HARNESS, ...FILTER, '-j', '2', '--store', db, '--no-progress'],
       dir,
     );
-    // Both trials are in flight (each takes over 10 s: copy, then node --test criteria).
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // Both trials are in flight (each takes over 10 s: copy, then node --test criteria): the run has
+    // said it started (the pending-rubric line names its experiment), then two seconds more. A fixed
+    // sleep from spawn met a still-starting CLI on a loaded machine.
+    const startedBy = Date.now() + 60_000;
+    while (!/exp-\d{8}-\d{6}/.test(run.stderr()) && Date.now() < startedBy)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     run.child.kill('SIGINT');
     const stopped = await run.done;
     expect(stopped.status, stopped.stderr).toBe(130);

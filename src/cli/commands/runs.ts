@@ -13,8 +13,8 @@ Examples:
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
-  $ harnesseval runs --store postgres://ci@db.internal/evals watch 01J9Z   # a run --queue experiment
-  $ harnesseval runs --store postgres://ci@db.internal/evals cancel 01J9Z
+  $ harnesseval runs --store postgres://ci@db.internal/evals watch exp-20261130-101500-3fa1   # a run --queue experiment
+  $ harnesseval runs --store postgres://ci@db.internal/evals cancel exp-20261130-101500-3fa1
   $ harnesseval runs --store ci/harnesseval.db list
   $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
