@@ -273,6 +273,29 @@ describe('harnesseval run: every flag changes behaviour', () => {
     expect(r.stderr).toContain('--sandbox-network needs a sandbox');
   });
 
+  // The queue itself (workers, SIGKILL, exactly once) is proven in queue-cli.test.ts with PostgreSQL.
+  flag('--queue', 'takes a PostgreSQL URL only, and is its own store', async () => {
+    const sqlite = await cli(['run', GREET, '--queue', 'runs.db']);
+    expect(sqlite.status).toBe(2);
+    expect(sqlite.stderr).toMatch(/the queue needs a postgres/i);
+    const both = await cli(['run', GREET, '--queue', 'postgres://127.0.0.1:1/x', '--no-store']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('leave out --store');
+  });
+
+  for (const [name, args] of [
+    ['--detach', ['--detach']],
+    ['--watch', ['--watch']],
+    ['--job-expiry', ['--job-expiry', '30']],
+  ] as const) {
+    flag(name, 'applies only with --queue: without it the run is refused, not run as if unsaid', async () => {
+      const r = await cli(['run', GREET, '--no-store', ...args]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`${name} only apply with --queue`);
+      expect(r.stdout).toBe('');
+    });
+  }
+
   flag('--timeout-multiplier', 'scales a Harbor task’s agent and verifier timeouts', async () => {
     const args = ['run', 'suites/harbor-examples', '--harness', 'oracle', '--filter-id', '*hello-file'];
     const json = ['--no-store', '--no-progress', '--reporter', 'json'];

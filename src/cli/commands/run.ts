@@ -153,6 +153,14 @@ async function runCommand(
   given: ReadonlySet<string>,
   io: CliIO,
 ): Promise<number> {
+  const queueOnly = (['detach', 'watch', 'jobExpiry'] as const).filter((f) => given.has(f));
+  if (flags.queue === undefined && queueOnly.length > 0) {
+    const name = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    io.stderr.write(
+      `harnesseval: ${queueOnly.map(name).join(', ')} only apply with --queue <postgres-url>\n`,
+    );
+    return EXIT.usage;
+  }
   const { loadSuite, loadHarnessConfig } = await import('../../formats/index.ts');
   let suite: Awaited<ReturnType<typeof loadSuite>>;
   let harness: HarnessConfig;
