@@ -24,7 +24,7 @@ describe('default scoring: one definition', () => {
     ['a benchmark', 'examples/hello-world/benchmark.yaml'],
     ['a task spec', 'test/fixtures/seeds/customer-support.yaml'],
   ])('%s that says nothing of scoring gets the same defaults', async (_kind, file) => {
-    const suite = await loadSuite(at(file));
+    const suite = await loadSuite(at(file), { checkAgent: false });
     expect(suite.scoring).toEqual(DEFAULT_SCORING);
   });
 });

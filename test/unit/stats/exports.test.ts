@@ -7,6 +7,7 @@ describe('public exports', () => {
   it('src/stats', () => {
     expect(Object.keys(stats).sort()).toEqual([
       'ADJUST_METHODS',
+      'STRATUM_WEIGHTINGS',
       'adjustPValues',
       'allVerdicts',
       'betaQuantile',
@@ -60,6 +61,7 @@ describe('public exports', () => {
       'sortedQuantile',
       'standardDeviation',
       'standardError',
+      'stratifiedPaired',
       'studentTCdf',
       'studentTPdf',
       'studentTQuantile',
