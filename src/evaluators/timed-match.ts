@@ -45,7 +45,9 @@ export async function timedMatch(
   budget.reserved += limit;
   try {
     const { outcome, ms } = await matchPool.run(job, limit, trial.signal);
-    budget.spent += Math.min(ms, limit);
+    // A match stopped at its limit spent all of it (a timer may fire a hair early; the rest of the
+    // budget must not be a sliver that starts one more doomed match).
+    budget.spent += outcome.kind === 'timeout' ? limit : Math.min(ms, limit);
     return outcome;
   } finally {
     budget.reserved -= limit;
