@@ -60,7 +60,8 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<vo
     return;
   }
   const server = createHelloWorldServer();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // No session id generator: a stateless server, one transport per request.
+  const transport = new StreamableHTTPServerTransport({});
   res.on('close', () => {
     void transport.close();
     void server.close();

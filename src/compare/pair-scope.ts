@@ -40,7 +40,10 @@ export function restrictTo(experiment: Experiment, tasks: ReadonlySet<string>): 
 function pairFlakiness(
   baseline: Experiment,
   candidate: Experiment,
-  runs: { readonly baseline?: readonly FlakinessRun[]; readonly candidate?: readonly FlakinessRun[] },
+  runs: {
+    readonly baseline?: readonly FlakinessRun[] | undefined;
+    readonly candidate?: readonly FlakinessRun[] | undefined;
+  },
 ): FlakyTask[] {
   const withSelf = (self: Experiment, more: readonly FlakinessRun[] = []) => [
     self,
@@ -63,8 +66,8 @@ export function pairScope(
   options: {
     readonly excludeFlaky?: boolean | undefined;
     readonly runs?: {
-      readonly baseline?: readonly FlakinessRun[];
-      readonly candidate?: readonly FlakinessRun[];
+      readonly baseline?: readonly FlakinessRun[] | undefined;
+      readonly candidate?: readonly FlakinessRun[] | undefined;
     };
   } = {},
 ): PairScope {

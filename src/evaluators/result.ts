@@ -9,7 +9,7 @@ export interface Verdict {
   readonly explanation: string;
   readonly details?: Record<string, unknown>;
   /** Set when the evaluator could not judge (bad run-time input, a crash in user code). */
-  readonly error?: string;
+  readonly error?: string | undefined;
 }
 
 /** A pass/fail verdict scoring 1 or 0. */

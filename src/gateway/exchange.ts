@@ -31,7 +31,7 @@ export interface Outcome {
   readonly status: number;
   readonly observation: CallObservation;
   readonly upstream: string;
-  readonly ttftSeconds?: number;
+  readonly ttftSeconds?: number | undefined;
   readonly text?: string;
   readonly error?: string;
   /** The usage the script set, exact even when the wire format omits it (a chat stream). */

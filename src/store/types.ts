@@ -24,14 +24,15 @@ export interface ExperimentFilter {
   readonly limit?: number;
 }
 
+/** Absent and `undefined` fields alike are left as they are. */
 export interface ExperimentPatch {
-  readonly status?: ExperimentStatus;
-  readonly finished_at?: string;
-  readonly metrics?: readonly MetricResult[];
-  readonly scores?: Readonly<Record<string, number>>;
-  readonly outcome?: Experiment['outcome'];
-  readonly violations?: readonly ThresholdViolation[];
-  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly status?: ExperimentStatus | undefined;
+  readonly finished_at?: string | undefined;
+  readonly metrics?: readonly MetricResult[] | undefined;
+  readonly scores?: Readonly<Record<string, number>> | undefined;
+  readonly outcome?: Experiment['outcome'] | undefined;
+  readonly violations?: readonly ThresholdViolation[] | undefined;
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**

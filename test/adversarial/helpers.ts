@@ -17,7 +17,7 @@ export interface BenchmarkTest {
   readonly id: string;
   readonly input: string | Record<string, unknown>;
   readonly expected?: unknown;
-  readonly evaluators?: readonly { name: string; options?: Record<string, unknown> }[];
+  readonly evaluators?: readonly { name: string; options?: Record<string, unknown> }[] | undefined;
   readonly timeout?: number;
 }
 

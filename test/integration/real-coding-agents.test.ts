@@ -84,7 +84,12 @@ async function scriptFigures(file: string, model: string, pricing?: Parameters<t
   const script = ModelScriptSchema.parse(parse(await readFile(join(ROOT, file), 'utf8')));
   const prices = mergePrices(DEFAULT_PRICES, pricing);
   const calls = script.turns.map((t) => {
-    const u = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, ...t.usage };
+    const u = {
+      input_tokens: t.usage?.input_tokens ?? 0,
+      output_tokens: t.usage?.output_tokens ?? 0,
+      cache_read_tokens: t.usage?.cache_read_tokens ?? 0,
+      cache_write_tokens: t.usage?.cache_write_tokens ?? 0,
+    };
     const call = {
       tokens_in: u.input_tokens + u.cache_read_tokens + u.cache_write_tokens,
       tokens_out: u.output_tokens,

@@ -276,7 +276,7 @@ function chosenSandbox(flags: RunFlags, configured: SandboxConfig | undefined): 
 }
 
 /** `--judge` wins over the suite's `judge:`; a malformed spec is a usage error. */
-async function judgeFor(suite: { judge?: JudgeConfig }, spec: string | undefined) {
+async function judgeFor(suite: { judge?: JudgeConfig | undefined }, spec: string | undefined) {
   if (spec === undefined) return suite.judge;
   const { parseJudgeSpec } = await import('../../scoring/judge-config.ts');
   return parseJudgeSpec(spec);
