@@ -7,6 +7,7 @@ import { parseClaudeCodeStream } from './claude-code-transcript.ts';
 import { type ClaudeCodeOptions, ClaudeCodeOptionsSchema, type McpServer } from './coding-agent-options.ts';
 import {
   childEnvironment,
+  containedRun,
   readTranscriptTree,
   resolveCommand,
   runCodingAgent,
@@ -114,7 +115,7 @@ async function createClaudeCodeAgent(
     name: environment.harness.name,
     // What it did comes from its stream; an events file (HARNESSEVAL_EVENTS) is read as well.
     reports: 'files',
-    run: (input, ctx) => runClaudeCode(options, environment, memory, input, ctx),
+    run: (input, ctx) => containedRun(() => runClaudeCode(options, environment, memory, input, ctx)),
   };
 }
 

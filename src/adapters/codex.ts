@@ -6,6 +6,7 @@ import { parseCodexStream } from './codex-transcript.ts';
 import { type CodexOptions, CodexOptionsSchema, type McpServer } from './coding-agent-options.ts';
 import {
   childEnvironment,
+  containedRun,
   readTranscriptTree,
   resolveCommand,
   runCodingAgent,
@@ -113,6 +114,6 @@ export const codexAdapter: AdapterDefinition<typeof CodexOptionsSchema> = {
     specificationVersion: 'v1',
     name: environment.harness.name,
     reports: 'files',
-    run: (input, ctx) => runCodex(options, environment, input, ctx),
+    run: (input, ctx) => containedRun(() => runCodex(options, environment, input, ctx)),
   }),
 };

@@ -76,7 +76,8 @@ export async function connectMcp(
   environment: AdapterEnvironment,
   signal?: AbortSignal,
 ): Promise<McpConnection> {
-  if (signal?.aborted === true) return { ok: false, message: 'the trial was stopped before the MCP server started' };
+  if (signal?.aborted === true)
+    return { ok: false, message: 'the trial was stopped before the MCP server started' };
   let transport: Transport;
   try {
     transport =
