@@ -190,8 +190,13 @@ export function adapterContract(
     );
   }
 
-  const valid = (output: AgentOutput) =>
-    expect(AgentOutputSchema.safeParse(output).success, 'the output matches AgentOutputSchema').toBe(true);
+  // Complete as well as valid: parsing fills in no default the adapter left out (code downstream
+  // reads `tool_calls`, `usage` and `metadata` without checking they are there).
+  const valid = (output: AgentOutput) => {
+    const parsed = AgentOutputSchema.safeParse(output);
+    expect(parsed.success, 'the output matches AgentOutputSchema').toBe(true);
+    expect(output, 'the output is a complete AgentOutput').toEqual(parsed.data);
+  };
   const stopped = async (subject: ContractSubject, kind: 'timeout' | 'aborted', stop: AbortSignal) => {
     const output = await runTrial(subject, stop);
     valid(output);
