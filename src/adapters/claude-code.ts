@@ -8,6 +8,7 @@ import { type ClaudeCodeOptions, ClaudeCodeOptionsSchema, type McpServer } from 
 import {
   agentHome,
   childEnvironment,
+  containedRun,
   installPaths,
   readTranscriptTree,
   resolveCommand,
@@ -121,7 +122,7 @@ async function createClaudeCodeAgent(
     reports: 'files',
     // In a sandbox, the CLI's install is shown read-only.
     sandboxPaths: installPaths(resolveCommand(options.command, environment.baseDir), environment.env['PATH']),
-    run: (input, ctx) => runClaudeCode(options, environment, memory, input, ctx),
+    run: (input, ctx) => containedRun(() => runClaudeCode(options, environment, memory, input, ctx)),
   };
 }
 

@@ -7,6 +7,7 @@ import { type CodexOptions, CodexOptionsSchema, type McpServer } from './coding-
 import {
   agentHome,
   childEnvironment,
+  containedRun,
   installPaths,
   readTranscriptTree,
   resolveCommand,
@@ -119,6 +120,6 @@ export const codexAdapter: AdapterDefinition<typeof CodexOptionsSchema> = {
     reports: 'files',
     // In a sandbox, the CLI's install (its platform binary beside it) is shown read-only.
     sandboxPaths: installPaths(resolveCommand(options.command, environment.baseDir), environment.env['PATH']),
-    run: (input, ctx) => runCodex(options, environment, input, ctx),
+    run: (input, ctx) => containedRun(() => runCodex(options, environment, input, ctx)),
   }),
 };

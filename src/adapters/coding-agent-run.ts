@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { expandEnvTemplate } from '../util/env-template.ts';
 import { findExecutable } from '../util/find-executable.ts';
 import { abortedOutput, failedOutput } from './agent-result.ts';
@@ -109,6 +110,19 @@ export function childEnvironment(
   for (const [name, template] of Object.entries(options.env))
     env[name] = expandEnvTemplate(template, environment.env, `env.${name}`);
   return { ...env, ...own, ...ctx.env };
+}
+
+/**
+ * A trial's run that never throws: what goes wrong before or around the CLI (an unset `${VAR}` in
+ * `env`, a per-trial home that cannot be made) is the trial's error, `config` for a misconfiguration.
+ */
+export async function containedRun(run: () => Promise<AgentOutput>): Promise<AgentOutput> {
+  try {
+    return await run();
+  } catch (error) {
+    const config = HarnessEvalError.is(error) && error.code === 'invalid_config';
+    return failedOutput(config ? 'config' : 'agent', errorMessage(error));
+  }
 }
 
 /**
