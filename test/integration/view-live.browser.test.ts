@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.ts';
 import { CHROMIUM, CHROMIUM_ARGS, describeInChromium } from '../helpers/chromium.ts';
-import { type RunningCli, startCli, waitFor } from '../helpers/run-cli.ts';
+import { cli, type RunningCli, startCli, waitFor } from '../helpers/run-cli.ts';
 import { startViewerCli, type ViewerProcess } from '../helpers/viewer-store.ts';
 
 /**
@@ -161,6 +161,14 @@ describeInChromium('viewer live screen and annotations in Chromium', () => {
     });
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain('give a label, a note or both');
+    // Reports show it too: `runs show` as terminal text, the static HTML report escaped.
+    const show = await cli(['runs', 'show', experimentId, '--store', store]);
+    expect(show.stdout).toContain(`[${label}] by Browser Reader`);
+    const html = join(dir, 'report.html');
+    expect((await cli(['report', experimentId, '--store', store, '-o', html])).status).toBe(0);
+    const report = await readFile(html, 'utf8');
+    expect(report).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
+    expect(report).not.toContain(note);
     // The grade download is the CLI export's file (this run has no rubric, so only the header).
     const csv = await fetch(`${viewer.origin}/experiments/${experimentId}/grades.csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
