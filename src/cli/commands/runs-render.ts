@@ -1,3 +1,4 @@
+import type { Annotation } from '../../core/annotation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import { overallScore } from '../../core/overall-score.ts';
 import { formatInterval, metricCells } from '../../metrics/format.ts';
@@ -105,7 +106,11 @@ function overallSummary(experiment: Experiment) {
   };
 }
 
-export function renderShow(experiment: Experiment, paint: Paint): string {
+export function renderShow(
+  experiment: Experiment,
+  paint: Paint,
+  annotations: readonly Annotation[] = [],
+): string {
   const s = summarize(experiment);
   const lines: string[] = [];
   const field = (label: string, value: string) => lines.push(`${paint.bold(label.padEnd(11))}${value}`);
@@ -142,5 +147,19 @@ export function renderShow(experiment: Experiment, paint: Paint): string {
     lines.push(paint.bold('Threshold violations'));
     for (const v of experiment.violations) lines.push(`  ${paint.red('x')} ${safe(v.message)}`);
   }
+  if (annotations.length > 0)
+    lines.push(paint.bold('Annotations'), ...annotationLines(experiment, annotations));
   return lines.join('\n');
+}
+
+/** One line per annotation, oldest first: the trial, the label, who and when, then the note on one line. */
+function annotationLines(experiment: Experiment, annotations: readonly Annotation[]): string[] {
+  const records = new Map(experiment.records.map((r) => [r.run_id, r]));
+  return annotations.map((a) => {
+    const record = records.get(a.run_id);
+    const trial = record === undefined ? a.run_id : `${record.task_id}#${record.epoch}`;
+    const label = a.label === '' ? '' : ` [${a.label}]`;
+    const note = a.note === '' ? '' : `: ${a.note.replace(/\s+/g, ' ').slice(0, 300)}`;
+    return `  ${safe(`${trial}${label} by ${a.author}, ${when(a.created_at)}${note}`)}`;
+  });
 }
