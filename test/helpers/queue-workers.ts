@@ -20,7 +20,7 @@ export interface ExportedRecord {
 export interface ExportedExperiment {
   id: string;
   status: string;
-  metrics: { name: string; value: number | null }[];
+  metrics: { name: string; value: number | null; n: number }[];
   records: ExportedRecord[];
 }
 
