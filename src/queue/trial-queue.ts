@@ -3,7 +3,7 @@ import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { redactStoreLocation } from '../store/location.ts';
 import { PostgresPool } from '../store/postgres-pool.ts';
 import { rateCallsDdl } from './shared-rate-limiter.ts';
-import { takeJobSql } from './take-job.ts';
+import { activeJobsIndexDdl, takeJobSql } from './take-job.ts';
 import { TRIAL_QUEUE, type TrialJob } from './trial-job.ts';
 
 /** A taken job: its id, what to run, and how often it was taken before (expired or failed). */
@@ -67,10 +67,11 @@ export class TrialQueue {
             if ((await boss.getQueue(TRIAL_QUEUE)) === null) throw e;
           });
       }
-      // Two processes creating the table at once would collide in the catalog: one at a time.
-      await queue.#db.transaction('create the rate limit table', async (client) => {
+      // Two processes creating these at once would collide in the catalog: one at a time.
+      await queue.#db.transaction('create the rate limit table and the active jobs index', async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.ddl`]);
         await client.query(rateCallsDdl(schema));
+        await client.query(activeJobsIndexDdl(schema));
       });
     } catch (error) {
       await boss.stop({ graceful: false, wait: true }).catch(() => undefined);

@@ -39,6 +39,11 @@ export interface FaultResult {
   readonly retries: number;
   /** Trials the agent answered more than once (a killed worker's trial run again). */
   readonly rerunTrials: number;
+  /**
+   * Results a worker dropped because the trial was stored already: its first worker committed and
+   * then died (or was slow) before completing the job, so the job ran again.
+   */
+  readonly droppedRepeats: number;
   /** Requests the agent answered for the queue's trials (more than `trials` when some ran twice). */
   readonly agentCalls: number;
   readonly kills: readonly string[];
@@ -210,6 +215,10 @@ export async function runFaultDrill(drill: FaultDrill): Promise<FaultResult> {
       retriedRecords: experiment.records.filter((r) => r.attempts > 1).length,
       retries: experiment.records.reduce((sum, r) => sum + r.attempts - 1, 0),
       rerunTrials: answered.filter((n) => n > 1).length,
+      droppedRepeats: pool
+        .stderrOfAll()
+        .split('\n')
+        .filter((l) => l.includes('this result is dropped')).length,
       agentCalls: answered.reduce((a, b) => a + b, 0),
       kills,
       coordinatorStatus: followed.status,

@@ -35,6 +35,7 @@ export async function exportedExperiment(url: string, dir: string, id: string): 
 /** `harnesseval worker` processes of one test file; `stopAll` SIGKILLs what is left (afterEach). */
 export class WorkerPool {
   readonly #running: RunningCli[] = [];
+  readonly #started: RunningCli[] = [];
 
   constructor(private readonly url: string) {}
 
@@ -43,6 +44,7 @@ export class WorkerPool {
     if (options.tags !== undefined) args.push('--tags', options.tags);
     const started = startCli(args, dir, options.env ?? {});
     this.#running.push(started);
+    this.#started.push(started);
     return started;
   }
 
@@ -50,6 +52,11 @@ export class WorkerPool {
   async stop(worker: RunningCli): Promise<number | null> {
     worker.child.kill('SIGTERM');
     return (await worker.done).status;
+  }
+
+  /** What every worker this pool started (killed ones too) wrote to stderr. */
+  stderrOfAll(): string {
+    return this.#started.map((w) => w.stderr()).join('\n');
   }
 
   stopAll(): void {
