@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
@@ -18,6 +18,11 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // test/fault/ takes minutes: `npm run test:fault` runs it (HARNESSEVAL_FAULT_TESTS=1).
+    exclude:
+      process.env['HARNESSEVAL_FAULT_TESTS'] === '1'
+        ? configDefaults.exclude
+        : [...configDefaults.exclude, 'test/fault/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -35,6 +35,11 @@ export interface GatewayOptions {
   readonly redact?: (text: string) => string;
   readonly host?: string;
   readonly port?: number;
+  /**
+   * Awaited before each call is answered (a shared rate limit); a rejection answers the call with
+   * a 503 in the API's shape. The wait counts in the call's latency, as the harness saw it.
+   */
+  readonly beforeCall?: (provider: 'anthropic' | 'openai', signal: AbortSignal) => Promise<void>;
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -217,7 +222,15 @@ export class Gateway {
     return this.record(ex, outcome, startedAt);
   }
 
-  private answer(ex: Exchange): Promise<Outcome> | Outcome {
+  private async answer(ex: Exchange): Promise<Outcome> {
+    if (this.options.beforeCall !== undefined) {
+      try {
+        await this.options.beforeCall(PROVIDER_OF[ex.api.api], ex.signal);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return errorOutcome(ex, 503, 'api_error', `the gateway's rate limit wait ended: ${why}`, 'gateway');
+      }
+    }
     const upstream = this.options.upstream;
     switch (upstream.kind) {
       case 'script':

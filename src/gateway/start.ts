@@ -19,6 +19,8 @@ export interface StartGatewayOptions {
    * the gateway knows no file formats).
    */
   readonly loadScript: (path: string) => Promise<ModelScript>;
+  /** Awaited before each call (the run's rate limits; see GatewayOptions.beforeCall). */
+  readonly beforeCall?: (provider: 'anthropic' | 'openai', signal: AbortSignal) => Promise<void>;
 }
 
 const KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' } as const;
@@ -98,5 +100,6 @@ export async function startGateway(
     recordBodies: settings.record_bodies,
     ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
+    ...(options.beforeCall === undefined ? {} : { beforeCall: options.beforeCall }),
   });
 }

@@ -2,12 +2,13 @@ import { relative } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { RunSettings } from '../core/experiment.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
+import type { JudgeConfig } from '../core/judge.ts';
 import type { Suite } from '../core/suite.ts';
 import { planExperiment } from '../runner/lifecycle.ts';
 import { planTrials, trialKey } from '../runner/plan.ts';
 import { checkCodebases } from '../runner/workspace.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
-import { type QueuePlan, type QueueStore, trialJobId } from './trial-job.ts';
+import { type QueuePlan, QueuePlanSchema, type QueueStore, trialJobId } from './trial-job.ts';
 import type { TrialQueue } from './trial-queue.ts';
 
 export interface EnqueueOptions {
@@ -24,6 +25,16 @@ export interface EnqueueOptions {
   readonly name?: string;
   /** Seconds a job may stay taken before another worker gets it (default: from timeout and retries). */
   readonly jobExpirySeconds?: number;
+  /** Higher first among the experiments waiting for workers (default 0; a resume keeps the stored one). */
+  readonly priority?: number;
+  /** At most this many trials of the experiment run at once over all workers. */
+  readonly maxInFlight?: number;
+  /** Only workers with all these tags (`worker --tags`) take its jobs. */
+  readonly tags?: readonly string[];
+  /** The judge every worker grades rubric criteria with (`--judge`; else the suite's). */
+  readonly judge?: JudgeConfig;
+  /** Every worker keeps each trial's workspace (`--keep-workspaces`). */
+  readonly keepWorkspaces?: boolean;
 }
 
 export interface Enqueued {
@@ -60,10 +71,21 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
     name: options.name,
   });
   await checkCodebases(plan.tasks);
+  // A resumed experiment keeps what it was queued with, unless the resume says otherwise.
+  const before = plan.resumed ? QueuePlanSchema.safeParse(plan.experiment.metadata['queue']) : undefined;
+  const queuedBefore = before?.success === true ? before.data : undefined;
+  const maxInFlight = options.maxInFlight ?? queuedBefore?.max_in_flight;
+  const judge = options.judge ?? queuedBefore?.judge;
   const queuePlan: QueuePlan = {
     suite_file: relative(options.cwd, file),
     harness_dir: relative(options.cwd, options.harnessBaseDir),
-    job_expiry_seconds: options.jobExpirySeconds ?? defaultExpiry(plan.settings),
+    job_expiry_seconds:
+      options.jobExpirySeconds ?? queuedBefore?.job_expiry_seconds ?? defaultExpiry(plan.settings),
+    priority: options.priority ?? queuedBefore?.priority ?? 0,
+    ...(maxInFlight === undefined ? {} : { max_in_flight: maxInFlight }),
+    tags: [...(options.tags ?? queuedBefore?.tags ?? [])],
+    ...(judge === undefined ? {} : { judge }),
+    keep_workspaces: options.keepWorkspaces ?? queuedBefore?.keep_workspaces ?? false,
   };
   const experiment = {
     ...plan.experiment,
@@ -75,7 +97,14 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
   const done = new Set(plan.done.map((r) => trialKey(r.task_id, r.epoch)));
   const jobs = planTrials(plan.tasks, plan.settings.epochs, done).map((trial) => ({
     id: trialJobId(experiment.id, trial.task.id, trial.epoch),
-    data: { experiment_id: experiment.id, task_id: trial.task.id, epoch: trial.epoch },
+    data: {
+      experiment_id: experiment.id,
+      task_id: trial.task.id,
+      epoch: trial.epoch,
+      ...(queuePlan.tags.length === 0 ? {} : { tags: queuePlan.tags }),
+      ...(queuePlan.max_in_flight === undefined ? {} : { max_in_flight: queuePlan.max_in_flight }),
+    },
+    priority: queuePlan.priority,
   }));
   await options.queue.enqueue(jobs, queuePlan.job_expiry_seconds);
   if (plan.resumed) await options.queue.requeue(jobs.map((job) => job.id));

@@ -6,8 +6,10 @@ import type { Task } from '../core/task.ts';
 import { TrialChecks } from '../runner/checks.ts';
 import type { TrialDeadlines } from '../runner/deadline.ts';
 import type { RunnerEvent } from '../runner/events.ts';
+import type { RateLimiter } from '../runner/rate-limiter.ts';
 import { resumedTasks } from '../runner/resume-plan.ts';
 import { RubricGrader } from '../runner/rubric-grader.ts';
+import { stepTasks } from '../runner/steps.ts';
 import type { TrialSetup } from '../runner/trial.ts';
 import { createTrialSetup } from '../runner/trial-setup.ts';
 import { checkCodebases } from '../runner/workspace.ts';
@@ -58,6 +60,8 @@ export interface OpenQueuedOptions {
   readonly loadSuite: SuiteLoader;
   readonly deadlines: TrialDeadlines;
   readonly emit: (event: RunnerEvent) => Promise<void>;
+  /** Counts the harness's `rate_limits` over every worker. */
+  readonly rateLimiter: RateLimiter;
 }
 
 /** Prepares to run trials of a queued experiment exactly as the local runner would. */
@@ -69,8 +73,15 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
   const suite = await loadQueuedSuite(experiment, options.cwd, options.loadSuite);
   const tasks = resumedTasks(suite, experiment);
   await checkCodebases(tasks);
-  const rubrics = await RubricGrader.create(suite, suite.judge, options.env);
-  const checks = await TrialChecks.prepare(suite, tasks, options.env, rubrics);
+  // As the local runner: `--judge` (kept in the plan) over the suite's, and a multi-step task's
+  // steps checked like tasks of their own.
+  const rubrics = await RubricGrader.create(suite, plan.judge ?? suite.judge, options.env);
+  const checks = await TrialChecks.prepare(
+    suite,
+    [...tasks, ...tasks.flatMap(stepTasks)],
+    options.env,
+    rubrics,
+  );
   const harnessBaseDir = resolve(options.cwd, plan.harness_dir);
   const { createAgent } = await import('../adapters/registry.ts');
   const agent: AgentV1 = await createAgent(experiment.harness, { baseDir: harnessBaseDir, env: options.env });
@@ -85,10 +96,11 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     checks,
     deadlines: options.deadlines,
     settings: experiment.settings,
-    keepWorkspaces: false,
+    keepWorkspaces: plan.keep_workspaces,
     redact: secretRedactor(options.env),
     emit: options.emit,
     env: options.env,
+    rateLimiter: options.rateLimiter,
   });
   return {
     experiment,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
+import { JudgeConfigSchema } from '../core/judge.ts';
 import type { PostgresStore } from '../store/postgres-store.ts';
 import type { ExperimentStore } from '../store/types.ts';
 
@@ -12,18 +13,39 @@ export const TrialJobSchema = z.object({
   experiment_id: z.string().min(1),
   task_id: z.string().min(1),
   epoch: z.number().int().nonnegative(),
+  /**
+   * Read by the queue's own fetch (trial-queue.ts), not by the worker: a worker takes the job only
+   * when it has every tag, and only while fewer than `max_in_flight` of the experiment's jobs run.
+   */
+  tags: z.array(z.string().min(1)).optional(),
+  max_in_flight: z.number().int().positive().optional(),
 });
 export type TrialJob = z.infer<typeof TrialJobSchema>;
+
+/** A worker tag (`worker --tags gpu`) and a job's required tag (`run --queue … --tags gpu`). */
+export const WorkerTagSchema = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits, _ . : - only');
 
 /**
  * What `run --queue` stores in the experiment's `metadata.queue`: where workers find the suite and
  * the harness's folder in their own checkout (paths relative to the checkout's root, the folder
- * `run` was started in), and how long a job may stay taken before another worker gets it.
+ * `run` was started in), how long a job may stay taken before another worker gets it, how the
+ * experiment shares the workers with others (priority, max in flight, required tags), and the
+ * run options every worker applies as the local runner would (`--judge`, `--keep-workspaces`).
  */
 export const QueuePlanSchema = z.object({
   suite_file: z.string().min(1),
   harness_dir: z.string(),
   job_expiry_seconds: z.number().int().positive(),
+  /** Higher first: a worker takes this experiment's jobs before those of lower priority. */
+  priority: z.number().int().default(0),
+  /** At most this many of the experiment's trials run at once, over all workers. */
+  max_in_flight: z.number().int().positive().optional(),
+  /** Only workers with every one of these tags take the experiment's jobs. */
+  tags: z.array(WorkerTagSchema).default([]),
+  /** `--judge`: grades rubric criteria instead of the suite's `judge:`. */
+  judge: JudgeConfigSchema.optional(),
+  /** `--keep-workspaces`: each worker keeps the trial's workspace on its own machine. */
+  keep_workspaces: z.boolean().default(false),
 });
 export type QueuePlan = z.infer<typeof QueuePlanSchema>;
 

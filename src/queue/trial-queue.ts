@@ -1,6 +1,9 @@
 import PgBoss from 'pg-boss';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { redactStoreLocation } from '../store/location.ts';
+import { PostgresPool } from '../store/postgres-pool.ts';
+import { rateCallsDdl } from './shared-rate-limiter.ts';
+import { activeJobsIndexDdl, takeJobSql } from './take-job.ts';
 import { TRIAL_QUEUE, type TrialJob } from './trial-job.ts';
 
 /** A taken job: its id, what to run, and how often it was taken before (expired or failed). */
@@ -23,11 +26,14 @@ export class TrialQueue {
   readonly location: string;
   readonly #boss: PgBoss;
   readonly #schema: string;
+  /** Our own connections: taking a job (fairness rules) and the shared rate limits need transactions. */
+  readonly #db: PostgresPool;
   #lastError: Error | undefined;
 
-  private constructor(boss: PgBoss, schema: string, location: string) {
+  private constructor(boss: PgBoss, schema: string, location: string, db: PostgresPool) {
     this.#boss = boss;
     this.#schema = schema;
+    this.#db = db;
     this.location = location;
     // pg-boss reports connection trouble as events; without a listener Node would crash on them.
     boss.on('error', (error) => {
@@ -50,7 +56,7 @@ export class TrialQueue {
       schedule: false,
       migrate: true,
     });
-    const queue = new TrialQueue(boss, schema, shown);
+    const queue = new TrialQueue(boss, schema, shown, new PostgresPool(new URL(url.href), { poolSize: 2 }));
     try {
       await boss.start();
       if ((await boss.getQueue(TRIAL_QUEUE)) === null) {
@@ -61,8 +67,15 @@ export class TrialQueue {
             if ((await boss.getQueue(TRIAL_QUEUE)) === null) throw e;
           });
       }
+      // Two processes creating these at once would collide in the catalog: one at a time.
+      await queue.#db.transaction('create the rate limit table and the active jobs index', async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.ddl`]);
+        await client.query(rateCallsDdl(schema));
+        await client.query(activeJobsIndexDdl(schema));
+      });
     } catch (error) {
       await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+      await queue.#db.end().catch(() => undefined);
       throw new HarnessEvalError('store', `cannot open the queue in ${shown}: ${errorMessage(error)}`, {
         cause: error,
       });
@@ -89,11 +102,21 @@ export class TrialQueue {
     }
   }
 
-  /** Takes the next job, or undefined when none is waiting. */
-  async take(): Promise<TakenJob | undefined> {
-    const [job] = await this.#run('take a job', () =>
-      this.#boss.fetch<unknown>(TRIAL_QUEUE, { batchSize: 1, includeMetadata: true, priority: true }),
-    );
+  /**
+   * Takes the next job this worker may run, or undefined when none is waiting: the highest
+   * priority first, only jobs whose tags the worker has all of, and none of an experiment that
+   * has `max_in_flight` jobs taken already. Takers queue on one transaction lock, so two workers
+   * cannot both see an experiment one short of its limit and both take a job of it.
+   */
+  async take(workerTags: readonly string[] = []): Promise<TakenJob | undefined> {
+    const job = await this.#db.transaction('take a job', async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.#schema}.take`]);
+      const { rows } = await client.query(takeJobSql(this.#schema), [
+        TRIAL_QUEUE,
+        JSON.stringify(workerTags),
+      ]);
+      return rows[0] as TakenJob | undefined;
+    });
     if (this.#lastError !== undefined && job === undefined) {
       const error = this.#lastError;
       this.#lastError = undefined;
@@ -174,8 +197,19 @@ export class TrialQueue {
     return typeof message === 'string' ? message : undefined;
   }
 
+  /** The queue's own connections, for the rate limits shared by every worker (rate-limits.ts). */
+  get db(): PostgresPool {
+    return this.#db;
+  }
+
+  /** The schema the queue's tables are in. */
+  get schema(): string {
+    return this.#schema;
+  }
+
   async close(): Promise<void> {
     await this.#boss.stop({ graceful: false, wait: true, close: true }).catch(() => undefined);
+    await this.#db.end().catch(() => undefined);
   }
 
   async #run<T>(action: string, fn: () => Promise<T>): Promise<T> {

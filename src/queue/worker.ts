@@ -10,6 +10,7 @@ import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { finishIfComplete } from './finish.ts';
 import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
+import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { type QueueStore, TrialJobSchema } from './trial-job.ts';
 import type { TakenJob, TrialQueue } from './trial-queue.ts';
 
@@ -40,6 +41,8 @@ export interface WorkerOptions {
   readonly queue: TrialQueue;
   /** Trials run at once. */
   readonly concurrency: number;
+  /** This worker's tags: it takes a job only when it has every tag the job asks for. */
+  readonly tags?: readonly string[];
   /** The checkout's root: queue plans name the suite and harness relative to it. */
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -64,6 +67,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
   const deadlines = new TrialDeadlines();
   const experiments = new Map<string, Promise<QueuedExperiment>>();
+  const rateLimiter = new SharedRateLimiter(options.queue.db, options.queue.schema);
   let stored = 0;
   const stopping = () => options.signal?.aborted === true || options.stopNow?.aborted === true;
   const onStopNow = () => deadlines.abortAll(new Error('the worker was stopped'));
@@ -81,6 +85,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         loadSuite: options.loadSuite,
         deadlines,
         emit: async () => {},
+        rateLimiter,
       });
       experiments.set(id, found);
       // A refusal is not cached forever: the checkout may be updated while the worker runs.
@@ -142,7 +147,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     while (!stopping()) {
       let job: TakenJob | undefined;
       try {
-        job = await options.queue.take();
+        job = await options.queue.take(options.tags ?? []);
       } catch (error) {
         emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) });
       }

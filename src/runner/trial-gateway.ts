@@ -1,8 +1,10 @@
 import type { TrialGateway } from '../adapters/types.ts';
 import type { AgentOutput } from '../core/agent-output.ts';
+import { HarnessEvalError } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { PriceTable } from '../instrument/pricing.ts';
 import { secretRedactor } from '../store/redact.ts';
+import { LocalRateLimiter, type RateLimiter, rateLimitHook } from './rate-limiter.ts';
 
 type Gateway = import('../gateway/server.ts').Gateway;
 type GatewayRoute = import('../gateway/routes.ts').GatewayRoute;
@@ -30,18 +32,37 @@ export class RunGateway {
 
   static async start(
     harness: HarnessConfig,
-    options: { baseDir: string; env: NodeJS.ProcessEnv; prices: PriceTable },
+    options: {
+      baseDir: string;
+      env: NodeJS.ProcessEnv;
+      prices: PriceTable;
+      /** Where `rate_limits` are counted: this process by default; a queue worker shares PostgreSQL's. */
+      rateLimiter?: RateLimiter | undefined;
+    },
   ): Promise<RunGateway | undefined> {
-    if (harness.gateway === undefined) return undefined;
+    if (harness.gateway === undefined) {
+      if (harness.rate_limits !== undefined)
+        throw new HarnessEvalError(
+          'invalid_config',
+          'rate_limits counts the model calls the recording gateway sees: add gateway: to the harness config',
+        );
+      return undefined;
+    }
     const [{ startGateway }, { mergeGatewayCalls }, { loadModelScript }] = await Promise.all([
       import('../gateway/start.ts'),
       import('../gateway/merge.ts'),
       import('../formats/load.ts'),
     ]);
+    const limits = harness.rate_limits;
     const gateway = await startGateway(harness.gateway, {
-      ...options,
+      baseDir: options.baseDir,
+      env: options.env,
+      prices: options.prices,
       redact: secretRedactor(options.env),
       loadScript: loadModelScript,
+      ...(limits === undefined
+        ? {}
+        : { beforeCall: rateLimitHook(limits, options.rateLimiter ?? new LocalRateLimiter()) }),
     });
     return new RunGateway(gateway, mergeGatewayCalls);
   }

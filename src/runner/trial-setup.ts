@@ -8,6 +8,7 @@ import { seededRandom } from './attempt.ts';
 import type { TrialChecks } from './checks.ts';
 import type { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent } from './events.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 import type { TrialSetup } from './trial.ts';
 import { RunGateway } from './trial-gateway.ts';
 
@@ -33,6 +34,8 @@ export interface TrialSetupInput {
   readonly sandbox?: SandboxConfig | undefined;
   /** 127.0.0.1 ports a sandbox with `network: loopback` lets through. */
   readonly sandboxForwardPorts?: readonly number[];
+  /** Counts the harness config's `rate_limits` (default: in this process). */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function createTrialSetup(input: TrialSetupInput): Promise<TrialSet
     baseDir: input.harnessBaseDir,
     env: input.env,
     prices,
+    rateLimiter: input.rateLimiter,
   });
   return {
     experimentId: input.experimentId,

@@ -273,7 +273,8 @@ describe('harnesseval run: every flag changes behaviour', () => {
     expect(r.stderr).toContain('--sandbox-network needs a sandbox');
   });
 
-  // The queue itself (workers, SIGKILL, exactly once) is proven in queue-cli.test.ts with PostgreSQL.
+  // The queue itself (workers, SIGKILL, exactly once) is proven in queue-cli.test.ts with PostgreSQL;
+  // --priority, --max-in-flight and --tags over two workers in queue-fairness.test.ts.
   flag('--queue', 'takes a PostgreSQL URL only, and is its own store', async () => {
     const sqlite = await cli(['run', GREET, '--queue', 'runs.db']);
     expect(sqlite.status).toBe(2);
@@ -287,6 +288,9 @@ describe('harnesseval run: every flag changes behaviour', () => {
     ['--detach', ['--detach']],
     ['--watch', ['--watch']],
     ['--job-expiry', ['--job-expiry', '30']],
+    ['--priority', ['--priority', '5']],
+    ['--max-in-flight', ['--max-in-flight', '2']],
+    ['--tags', ['--tags', 'gpu']],
   ] as const) {
     flag(name, 'applies only with --queue: without it the run is refused, not run as if unsaid', async () => {
       const r = await cli(['run', GREET, '--no-store', ...args]);

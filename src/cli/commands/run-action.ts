@@ -39,6 +39,9 @@ export interface RunFlags {
   detach?: boolean;
   watch?: boolean;
   jobExpiry?: number;
+  priority?: number;
+  maxInFlight?: number;
+  tags?: string[];
   sandbox?: SandboxBackendName;
   sandboxNetwork?: SandboxNetwork;
   timeoutMultiplier?: number;

@@ -1,4 +1,5 @@
 import type { HarnessConfig } from '../../core/harness-config.ts';
+import type { JudgeConfig } from '../../core/judge.ts';
 import type { SandboxConfig } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
 import type { QueueProgress } from '../../queue/follow.ts';
@@ -17,6 +18,8 @@ export interface QueuedRunInvocation {
   readonly harnessBaseDir: string;
   /** The sandbox the suite, harness or flags ask for: queue workers do not run one yet. */
   readonly sandbox: SandboxConfig | undefined;
+  /** `--judge`, stored with the plan so every worker grades with it. */
+  readonly judge: JudgeConfig | undefined;
   readonly flags: RunFlags;
   readonly given: ReadonlySet<string>;
   readonly io: CliIO;
@@ -68,6 +71,11 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
         ...(flags.resume === undefined ? {} : { resume: flags.resume }),
         ...(flags.name === undefined ? {} : { name: flags.name }),
         ...(flags.jobExpiry === undefined ? {} : { jobExpirySeconds: flags.jobExpiry }),
+        ...(flags.priority === undefined ? {} : { priority: flags.priority }),
+        ...(flags.maxInFlight === undefined ? {} : { maxInFlight: flags.maxInFlight }),
+        ...(flags.tags === undefined ? {} : { tags: flags.tags }),
+        ...(run.judge === undefined ? {} : { judge: run.judge }),
+        ...(run.given.has('keepWorkspaces') ? { keepWorkspaces: flags.keepWorkspaces } : {}),
       });
     } catch (error) {
       return reportError(io, error, {

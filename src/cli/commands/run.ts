@@ -12,6 +12,7 @@ import type { CliIO } from '../io.ts';
 import type { ResumeInputs } from '../run-stop.ts';
 import { openCliStore, STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 import { executeRun, type RunFlags } from './run-action.ts';
+import { workerTags } from './worker-tags.ts';
 
 const examples = `
 Examples:
@@ -41,6 +42,12 @@ const nonNegativeInt = (name: string) => (value: string) => {
 const positiveNumber = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0`);
+  return n;
+};
+const wholeNumber = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || value.trim() === '')
+    throw new InvalidArgumentError(`${name} must be a whole number`);
   return n;
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -117,6 +124,21 @@ export function register(program: Command, io: CliIO): void {
       'with --queue: seconds a taken job waits for its worker before another worker gets it',
       positiveInt('--job-expiry'),
     )
+    .option(
+      '--priority <n>',
+      'with --queue: workers take higher-priority experiments’ trials first (default 0)',
+      wholeNumber('--priority'),
+    )
+    .option(
+      '--max-in-flight <n>',
+      'with --queue: at most n trials of this experiment run at once over all workers',
+      positiveInt('--max-in-flight'),
+    )
+    .option(
+      '--tags <tags>',
+      'with --queue: only workers started with all these tags (comma-separated) take its trials',
+      workerTags('--tags'),
+    )
     .addOption(
       new Option(
         '--sandbox <backend>',
@@ -153,7 +175,9 @@ async function runCommand(
   given: ReadonlySet<string>,
   io: CliIO,
 ): Promise<number> {
-  const queueOnly = (['detach', 'watch', 'jobExpiry'] as const).filter((f) => given.has(f));
+  const queueOnly = (['detach', 'watch', 'jobExpiry', 'priority', 'maxInFlight', 'tags'] as const).filter(
+    (f) => given.has(f),
+  );
   if (flags.queue === undefined && queueOnly.length > 0) {
     const name = (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     io.stderr.write(
@@ -219,6 +243,8 @@ async function runCommand(
       harness,
       harnessBaseDir,
       sandbox,
+      // Only --judge goes with the plan: a suite's own judge is read by every worker from its suite.
+      judge: flags.judge === undefined ? undefined : judge,
       flags,
       given,
       io,

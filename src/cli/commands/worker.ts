@@ -4,17 +4,20 @@ import { CliExit, EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 import { chosenStore, shownStore } from '../store-location.ts';
 import type { RegisterCommand } from './index.ts';
+import { workerTags } from './worker-tags.ts';
 
 const EXAMPLES = `
 Examples:
   $ harnesseval worker --queue postgres://evals@db.internal/evals -j 8
   $ HARNESSEVAL_STORE=postgres://evals@db.internal/evals harnesseval worker
+  $ harnesseval worker --queue postgres://evals@db.internal/evals --tags gpu,linux
 
 Run it in a checkout of the repository that holds the suite (the folder \`run --queue\` was started
 in, on another machine): jobs name the suite file relative to it, and a worker refuses a job whose
 suite file differs from the one the experiment was planned with. Secrets (API keys) come from the
 worker's own environment, never from the queue. SIGINT/SIGTERM: stop taking jobs and finish the
-trials in flight; a second signal abandons them (their jobs go back to the queue).`;
+trials in flight; a second signal abandons them (their jobs go back to the queue). A worker takes
+the trials of an experiment queued with --tags only when it has all of them.`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -26,6 +29,7 @@ interface WorkerFlags {
   queue?: string;
   store?: string;
   concurrency: number;
+  tags?: string[];
 }
 
 export const register: RegisterCommand = (program: Command, io: CliIO) => {
@@ -35,6 +39,11 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     .option('--queue <postgres-url>', 'the queue and store (default: --store, else $HARNESSEVAL_STORE)')
     .option('--store <postgres-url>', 'the same as --queue')
     .option('-j, --concurrency <n>', 'trials run at once', positiveInt, 4)
+    .option(
+      '--tags <tags>',
+      'this worker’s tags (comma-separated): it also takes trials queued with --tags it has',
+      workerTags('--tags'),
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {
       const status = await work(flags, io);
@@ -88,12 +97,16 @@ async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  io.stderr.write(`worker ${process.pid} taking trials from ${shownStore(url)} (-j ${flags.concurrency})\n`);
+  const tagged = flags.tags === undefined ? '' : `, tags ${flags.tags.join(',')}`;
+  io.stderr.write(
+    `worker ${process.pid} taking trials from ${shownStore(url)} (-j ${flags.concurrency}${tagged})\n`,
+  );
   try {
     const { stored } = await runWorker({
       store: connection.store,
       queue: connection.queue,
       concurrency: flags.concurrency,
+      ...(flags.tags === undefined ? {} : { tags: flags.tags }),
       cwd: io.cwd,
       env: io.env,
       loadSuite: (path) => loadSuite(path),
