@@ -12,7 +12,7 @@ import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { aggregateExperiment } from './aggregate.ts';
+import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import { filterTasks, trialKey } from './plan.ts';
 import {
