@@ -112,6 +112,7 @@ export type { RunnerEvent, RunProgress } from './runner/events.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
 export { parseJudgeSpec } from './scoring/judge-config.ts';
 export { scoreRecord } from './scoring/record-score.ts';
+export { rubricLevelScore } from './scoring/rubric-score.ts';
 export { scoreSuite } from './scoring/suite-score.ts';
 export { checkThresholds } from './scoring/thresholds.ts';
 export {

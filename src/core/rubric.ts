@@ -19,15 +19,10 @@ export const RubricDimensionSchema = z.object({
 });
 export type RubricDimension = z.infer<typeof RubricDimensionSchema>;
 
-/** A rubric: named dimensions, each graded on levels 1..4; level L scores (L - 1) / 3. */
+/** A rubric: named dimensions, each graded on levels 1..4 (how a level scores: `scoring/rubric-score.ts`). */
 export const RubricSchema = z.object({
   id: z.string().min(1),
   dimensions: z.array(RubricDimensionSchema).min(1),
   source: z.string().optional(),
 });
 export type Rubric = z.infer<typeof RubricSchema>;
-
-/** The score of a rubric level: 1 -> 0, 2 -> 1/3, 3 -> 2/3, 4 -> 1. */
-export function rubricLevelScore(level: RubricLevel): number {
-  return (level - 1) / 3;
-}

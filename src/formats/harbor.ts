@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import type { Suite } from '../core/suite.ts';
+import { defaultScoring, type Suite } from '../core/suite.ts';
 import type { Difficulty, Task, TaskStep } from '../core/task.ts';
 import { type HarborTaskConfig, HarborTaskConfigSchema } from './harbor-schema.ts';
 import { issuesToDiagnostics, located } from './issues.ts';
@@ -88,7 +88,7 @@ export function harborFolderToSuite(
     evaluators: [],
     metrics: [],
     thresholds: {},
-    scoring: { method: 'weighted_average', pass_threshold: 0.75, weights: { functional: 0.6, rubric: 0.4 } },
+    scoring: defaultScoring(),
     rubrics: [],
     // Harbor tasks live at container paths (/app, /logs, /tests): they always run in a sandbox.
     sandbox: { backend: needsImage ? 'docker' : 'bwrap', network: 'none', forward_ports: [], read_only: [] },

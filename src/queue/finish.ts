@@ -1,6 +1,6 @@
 import type { Suite } from '../core/suite.ts';
-import { aggregateExperiment } from '../runner/aggregate.ts';
 import { resumedTasks } from '../runner/resume-plan.ts';
+import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
 import type { QueueStore } from './trial-job.ts';
 

@@ -9,6 +9,7 @@ import type { Criterion, Task } from '../core/task.ts';
 import { createEvaluator, evaluatorsForTask } from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
 import type { SandboxV1 } from '../sandbox/types.ts';
+import { pendingCriterion } from '../scoring/rubric-score.ts';
 import type { RubricGrader } from './rubric-grader.ts';
 
 /** The evaluator that checks an automated criterion: its own, or a `command` run in the workspace. */
@@ -132,17 +133,8 @@ export class TrialChecks {
     output: AgentOutput,
     ctx: CheckContext,
   ): Promise<CriterionResult> {
-    if (this.rubrics === undefined) {
-      return {
-        id: criterion.id,
-        verification: criterion.verification,
-        status: 'pending',
-        score: null,
-        explanation: `waiting for a ${criterion.verification} grade`,
-        grades: [],
-        details: {},
-      };
-    }
+    if (this.rubrics === undefined)
+      return pendingCriterion(criterion, `waiting for a ${criterion.verification} grade`);
     return this.rubrics.grade(task, criterion, output, {
       ...ctx,
       passThreshold: this.suite.scoring.pass_threshold,

@@ -11,8 +11,8 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { aggregateExperiment } from './aggregate.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import { filterTasks, trialKey } from './plan.ts';
 import {

@@ -7,6 +7,12 @@ import type { Criterion, Task } from '../core/task.ts';
 import { aiSdkCompletion, type CompleteText, gradeDimension, selfJudgeProblem } from '../scoring/judge.ts';
 import { type JudgeConfig, judgeAvailability } from '../scoring/judge-config.ts';
 import { rubricForTask } from '../scoring/rubric-lookup.ts';
+import {
+  criterionDimensions,
+  dimensionWeights,
+  gradedCriterion,
+  pendingCriterion,
+} from '../scoring/rubric-score.ts';
 import type { CheckContext } from './checks.ts';
 import { diffText } from './workspace-diff.ts';
 
@@ -63,24 +69,14 @@ export class RubricGrader {
       passThreshold: number;
     },
   ): Promise<CriterionResult> {
-    const base = { id: criterion.id, verification: criterion.verification, details: {} };
-    const pending = (reason: string): CriterionResult => ({
-      ...base,
-      status: 'pending',
-      score: null,
-      explanation: reason,
-      grades: [],
-    });
+    const pending = (reason: string): CriterionResult => pendingCriterion(criterion, reason);
     if (criterion.verification === 'human') return pending('waiting for a human grade');
     const rubric = this.rubricFor(task);
     if (rubric === undefined) return pending('no rubric for this task');
     if (this.judge === undefined || this.complete === undefined)
       return pending(this.status.pendingReason ?? 'no judge');
     const selfJudge = selfJudgeProblem(this.judge, ctx.producerModels);
-    if (selfJudge !== undefined)
-      return { ...base, status: 'error', score: 0, explanation: selfJudge, grades: [] };
-    const wanted = criterion.rubric_dimensions;
-    const dimensions = rubric.dimensions.filter((d) => wanted === undefined || wanted.includes(d.name));
+    if (selfJudge !== undefined) return { ...pending(selfJudge), status: 'error', score: 0 };
     // For a codebase task the work is the change: the diff against the starter, then the final message.
     const work =
       ctx.workspaceDiff !== undefined
@@ -88,21 +84,12 @@ export class RubricGrader {
         : outputText(output);
     try {
       const grades: Grade[] = [];
-      for (const dimension of dimensions) {
+      for (const dimension of criterionDimensions(rubric, criterion)) {
         grades.push(
           await gradeDimension({ task, criterion, dimension, work }, this.judge, this.complete, ctx.signal),
         );
       }
-      const weight = dimensions.reduce((s, d) => s + d.weight, 0);
-      const score =
-        weight > 0 ? grades.reduce((s, g, i) => s + g.score * (dimensions[i]?.weight ?? 0), 0) / weight : 0;
-      return {
-        ...base,
-        status: score >= ctx.passThreshold ? 'passed' : 'failed',
-        score,
-        explanation: grades.map((g) => `${g.dimension}: level ${g.level}`).join(', '),
-        grades,
-      };
+      return gradedCriterion(criterion, grades, dimensionWeights(rubric), ctx.passThreshold);
     } catch (error) {
       // An unreachable or confused judge leaves the criterion for a human instead of failing the run.
       return pending(`judge failed: ${error instanceof Error ? error.message : String(error)}`);

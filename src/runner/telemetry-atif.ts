@@ -1,6 +1,7 @@
-import type { AgentOutput, Trace } from '../core/agent-output.ts';
+import type { AgentOutput } from '../core/agent-output.ts';
 import { atifToTrace } from '../formats/atif.ts';
 import { AtifTrajectorySchema } from '../formats/atif-schema.ts';
+import { withNote, withReported } from './reported-trace.ts';
 
 /** A trace file holding one JSON document with an `ATIF-v…` schema_version is an ATIF trajectory. */
 export function atifDocument(documents: readonly unknown[]): unknown {
@@ -10,31 +11,19 @@ export function atifDocument(documents: readonly unknown[]): unknown {
 }
 
 /** Adds an ATIF trajectory's calls, tool calls and tokens to the trial; a bad one is noted, never fatal. */
-export function mergeAtif(output: AgentOutput, trace: Trace, document: unknown, file: string): AgentOutput {
+export function mergeAtif(output: AgentOutput, document: unknown, file: string): AgentOutput {
   const parsed = AtifTrajectorySchema.safeParse(document);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    trace.malformed_events.push({
+    return withNote(output, {
       line: 0,
       error: `trace file ${file}: not an ATIF trajectory: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
     });
-    return { ...output, trace };
   }
   const atif = atifToTrace(parsed.data);
-  trace.agent_calls.push(...atif.trace.agent_calls);
-  trace.agent_invocations.push(...atif.trace.agent_invocations);
-  trace.prompts.push(...atif.trace.prompts);
-  trace.human.push(...atif.trace.human);
-  trace.circuit_breakers.push(...atif.trace.circuit_breakers);
-  if (atif.trace.costs !== undefined) trace.costs = [...(trace.costs ?? []), ...atif.trace.costs];
-  const known = new Set(output.tool_calls.map((t) => t.id).filter((id) => id !== undefined));
+  const merged = withReported(output, { trace: atif.trace, toolCalls: atif.tool_calls });
   return {
-    ...output,
-    trace,
-    tool_calls: [
-      ...output.tool_calls,
-      ...atif.tool_calls.filter((t) => t.id === undefined || !known.has(t.id)),
-    ],
+    ...merged,
     usage: {
       tokens_in: output.usage.tokens_in + atif.usage.tokens_in,
       tokens_out: output.usage.tokens_out + atif.usage.tokens_out,

@@ -8,6 +8,7 @@ import {
   parseJudgeAnswer,
 } from './judge-prompt.ts';
 import { sameModel } from './model-identity.ts';
+import { rubricLevelScore } from './rubric-score.ts';
 
 export { buildJudgePrompt, JudgeAnswerSchema, type JudgeRequest, parseJudgeAnswer } from './judge-prompt.ts';
 
@@ -45,7 +46,7 @@ export async function gradeDimension(
     }
     if (lastError !== undefined) throw lastError;
   }
-  const meanScore = answers.reduce((s, a) => s + (a.level - 1) / 3, 0) / answers.length;
+  const meanScore = answers.reduce((s, a) => s + rubricLevelScore(a.level), 0) / answers.length;
   const meanLevel = answers.reduce((s, a) => s + a.level, 0) / answers.length;
   return {
     dimension: request.dimension.name,

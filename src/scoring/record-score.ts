@@ -1,6 +1,7 @@
 import type { CriterionResult, EvaluationResult } from '../core/evaluation.ts';
 import type { Outcome } from '../core/run-record.ts';
 import type { Scoring } from '../core/suite.ts';
+import { weightedDimensionScore } from './rubric-score.ts';
 
 export interface RecordScoreInput {
   /** Evaluators that are not tied to a criterion (a benchmark's checks). */
@@ -21,7 +22,8 @@ export interface RecordScore {
  * A run's scores and outcome.
  * - functional_completeness = passed automated checks / automated checks (criteria with
  *   `verification: automated`, plus evaluators not tied to a criterion);
- * - each graded rubric dimension scores (level - 1) / 3, averaged over grades;
+ * - each graded rubric dimension's score (`rubricLevelScore`) averaged over grades; the rubric part
+ *   is their weighted mean (`weightedDimensionScore`);
  * - overall = the suite's weights over the parts that exist (functional only when the task has
  *   no rubric criteria); none while a criterion is pending;
  * - outcome: error if the harness failed; fail if a check failed or overall < pass_threshold;
@@ -42,16 +44,13 @@ export function scoreRecord(input: RecordScoreInput): RecordScore {
       dimensionScores.set(grade.dimension, list);
     }
   }
-  let rubricWeighted = 0;
-  let rubricWeight = 0;
+  const dimensionMeans: { dimension: string; score: number }[] = [];
   for (const [dimension, list] of dimensionScores) {
     const mean = list.reduce((a, b) => a + b, 0) / list.length;
     scores[dimension] = mean;
-    const weight = input.rubricWeights[dimension] ?? 1;
-    rubricWeighted += weight * mean;
-    rubricWeight += weight;
+    dimensionMeans.push({ dimension, score: mean });
   }
-  const rubricScore = rubricWeight > 0 ? rubricWeighted / rubricWeight : undefined;
+  const rubricScore = weightedDimensionScore(dimensionMeans, input.rubricWeights);
   if (rubricScore !== undefined) scores['rubric'] = rubricScore;
 
   const functional = scores['functional_completeness'];

@@ -3,11 +3,12 @@ import type { RunRecord } from '../core/run-record.ts';
 import type { Scoring } from '../core/suite.ts';
 import { processMetrics } from '../instrument/process-metrics.ts';
 import { scoreRecord } from './record-score.ts';
+import { gradedCriterion, mergeGrades } from './rubric-score.ts';
 
 /**
- * A record with new grades on one rubric or human criterion: the criterion's score is the
- * weighted mean of its dimensions, it passes at the suite's pass threshold, and the record's
- * scores, outcome and criteria counts are recomputed.
+ * A record with new grades on one rubric or human criterion (a new grade replaces the old one of
+ * its dimension): the criterion is scored by `gradedCriterion`, and the record's scores, outcome
+ * and criteria counts are recomputed.
  */
 export function applyGrades(
   record: RunRecord,
@@ -16,21 +17,15 @@ export function applyGrades(
   scoring: Scoring,
   rubricWeights: Readonly<Record<string, number>>,
 ): RunRecord {
-  const criteria = record.criteria.map((c) => {
-    if (c.id !== criterionId) return c;
-    const kept = c.grades.filter((g) => !grades.some((n) => n.dimension === g.dimension));
-    const all = [...kept, ...grades];
-    const weight = all.reduce((s, g) => s + (rubricWeights[g.dimension] ?? 1), 0);
-    const score =
-      weight > 0 ? all.reduce((s, g) => s + g.score * (rubricWeights[g.dimension] ?? 1), 0) / weight : 0;
-    return {
-      ...c,
-      grades: all,
-      score,
-      status: score >= scoring.pass_threshold ? ('passed' as const) : ('failed' as const),
-      explanation: all.map((g) => `${g.dimension}: level ${g.level} (${g.grader})`).join(', '),
-    };
-  });
+  const criteria = record.criteria.map((c) =>
+    c.id === criterionId
+      ? {
+          ...c,
+          ...gradedCriterion(c, mergeGrades(c.grades, grades), rubricWeights, scoring.pass_threshold),
+          details: c.details,
+        }
+      : c,
+  );
   const { scores, outcome } = scoreRecord({
     evaluations: record.evaluations,
     criteria,

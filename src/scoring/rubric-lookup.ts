@@ -1,6 +1,7 @@
 import type { Rubric } from '../core/rubric.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import { dimensionWeights } from './rubric-score.ts';
 
 /**
  * The rubric a task's rubric criteria are graded on: the one it names (by id or by file), or
@@ -20,5 +21,5 @@ export function rubricWeights(
   suite: Pick<Suite, 'rubrics'>,
   task: Pick<Task, 'rubric'> | undefined,
 ): Record<string, number> {
-  return Object.fromEntries((rubricForTask(suite, task)?.dimensions ?? []).map((d) => [d.name, d.weight]));
+  return dimensionWeights(rubricForTask(suite, task));
 }

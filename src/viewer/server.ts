@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HarnessEvalError } from '../core/errors.ts';
+import { loadExperimentSuite } from '../formats/experiment-suite.ts';
 import { escapeHtml, renderPage } from '../reporters/html/index.ts';
+import { saveGrades } from '../scoring/grading.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { saveAnnotation } from './annotate.ts';
 import { VIEWER_SCRIPT } from './client-script.ts';
 import { downloadGrades } from './grade-download.ts';
-import { saveGrades } from './grading.ts';
 import { streamLive } from './live.ts';
 import { compareScreen } from './pages/compare.ts';
 import { type ScreenContext, SERVED } from './pages/context.ts';
@@ -194,7 +195,10 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
         if (grader === '') throw new HarnessEvalError('invalid_input', 'grader: a name is required');
         const writable = await options.openWritableStore();
         try {
-          await saveGrades(writable, route.id, {
+          const experiment = await writable.getExperiment(route.id);
+          if (experiment === undefined)
+            throw new HarnessEvalError('not_found', `no experiment ${route.id} in the store`);
+          await saveGrades(writable, experiment, await loadExperimentSuite(experiment), {
             runId: form.get('run_id') ?? '',
             criterionId: form.get('criterion') ?? '',
             levels,

@@ -5,7 +5,8 @@
  * - In a ```console block, a line `$ CMD` is a command (a trailing `\` continues it on the next
  *   line) and the lines after it, up to the next `$`, are the output it is shown to print.
  * - In a ```bash / ```sh block every line that is not blank or a `#` comment is a command; its
- *   output is not shown, so only its success is checked.
+ *   output is not shown, so only its success is checked. A `for v in A B; do … done` loop is its
+ *   body once per value, with `$v` filled in.
  * - `<!-- docs-test: skip: REASON -->` right before a block: it is not run (the test says so).
  * - `<!-- docs-test: setup: CMD -->` right before a block: CMD runs first, unseen by readers.
  *
@@ -92,6 +93,7 @@ function consoleCommands(file: string, firstLine: number, body: readonly string[
 
 function scriptCommands(file: string, firstLine: number, body: readonly string[]): DocCommand[] {
   const commands: DocCommand[] = [];
+  let loop: { name: string; values: string[]; body: DocCommand[] } | undefined;
   for (let i = 0; i < body.length; i++) {
     const text = (body[i] ?? '').trim();
     if (text === '' || text.startsWith('#')) continue;
@@ -99,9 +101,51 @@ function scriptCommands(file: string, firstLine: number, body: readonly string[]
     let command = text;
     while (command.endsWith('\\') && i + 1 < body.length)
       command = `${command.slice(0, -1)} ${(body[++i] ?? '').trim()}`;
-    commands.push({ file, line, command, expected: undefined });
+    // `for v in A B; do … done` stands for its body once per value, `$v` filled in: each is
+    // run (and checked) as the reader's shell would run it.
+    const head = /^for (\w+) in ([^;]+); do$/.exec(command);
+    if (head !== null && loop === undefined) {
+      loop = { name: head[1] ?? '', values: (head[2] ?? '').trim().split(/\s+/), body: [] };
+      continue;
+    }
+    if (command === 'done' && loop !== undefined) {
+      const { name, values, body: inner } = loop;
+      for (const value of values)
+        for (const c of inner)
+          commands.push({
+            ...c,
+            command: c.command.replaceAll(`\${${name}}`, value).replaceAll(`$${name}`, value),
+          });
+      loop = undefined;
+      continue;
+    }
+    (loop?.body ?? commands).push({ file, line, command, expected: undefined });
   }
+  if (loop !== undefined) throw new Error(`${file}:${firstLine}: a for loop without done`);
   return commands;
+}
+
+/**
+ * The words after `npx harnesseval` of a command, as argv (a trailing `# comment` left out), or
+ * undefined for any other command (installs, cd). Doc commands that a test runs this way hold no
+ * quotes, so words are split on whitespace.
+ */
+export function harnessevalArgv(command: string): string[] | undefined {
+  const words = command
+    .replace(/\s+#.*$/, '')
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  return words[0] === 'npx' && words[1] === 'harnesseval' ? words.slice(2) : undefined;
+}
+
+/** Each shell block's `npx harnesseval` commands as argv (see `harnessevalArgv`), block by block. */
+export function harnessevalCommands(file: string, text: string): string[][][] {
+  return docBlocks(file, text).map((b) =>
+    b.commands.flatMap((c) => {
+      const argv = harnessevalArgv(c.command);
+      return argv === undefined ? [] : [argv];
+    }),
+  );
 }
 
 const EXPERIMENT_ID = /exp-\d{8}-\d{6}-[0-9a-f]{4}/g;

@@ -99,4 +99,22 @@ describe('ATIF through the built CLI', () => {
     );
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
   });
+
+  it('both ingest commands share one skeleton: --format choices, a missing file, located bad JSON', async () => {
+    for (const command of ['ingest-atif', 'ingest-otel']) {
+      const xml = await cli([command, 'test/fixtures/atif/atif-trajectory.json', '--format', 'xml']);
+      expect(xml.status).toBe(2);
+      expect(xml.stderr).toContain("argument 'xml' is invalid. Allowed choices are text, json.");
+      const missing = await cli([command, 'test/fixtures/atif/no-such-file.json']);
+      expect(missing.status).not.toBe(0);
+      expect(missing.stderr).toContain('cannot read test/fixtures/atif/no-such-file.json');
+      const bad = await cli([command, 'test/fixtures/atif/harness.yaml']);
+      expect(bad.status).toBe(1);
+      expect(bad.stderr).toMatch(/harness\.yaml:\d+:\d+: /);
+      expect(bad.stderr).not.toMatch(/at .*\.js:\d+/);
+    }
+    const json = await cli(['ingest-atif', 'test/fixtures/atif/atif-trajectory.json', '--format', 'json']);
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout).tool_calls[0]).toMatchObject({ tool_name: 'lookup', id: 'call-1' });
+  });
 });

@@ -9,7 +9,7 @@ import type { RunRecord } from '../../src/core/run-record.ts';
 import { ModelScriptSchema } from '../../src/formats/model-script.ts';
 import { Gateway } from '../../src/gateway/server.ts';
 import { costOf, DEFAULT_PRICES, mergePrices } from '../../src/instrument/pricing.ts';
-import { docCommands } from '../helpers/doc-harnesseval-commands.ts';
+import { harnessevalCommands } from '../helpers/doc-commands.ts';
 import { survivors } from '../helpers/processes.ts';
 import { cli, ROOT } from '../helpers/run-cli.ts';
 
@@ -75,7 +75,7 @@ function partition<T>(items: readonly T[], pick: (item: T) => boolean): [T[], T[
 // The commands docs/evaluating-coding-agents.md tells a reader to type, run as they are (plus a
 // store or a report file): the first runs Claude Code on one task, the last block is the lineage.
 const DOC = 'docs/evaluating-coding-agents.md';
-const docBlocks = docCommands(readFileSync(join(ROOT, DOC), 'utf8')).filter((b) => b.length > 0);
+const docBlocks = harnessevalCommands(DOC, readFileSync(join(ROOT, DOC), 'utf8')).filter((b) => b.length > 0);
 const [fixCommand] = docBlocks[0] ?? [];
 const lineageCommands = docBlocks.at(-1) ?? [];
 
@@ -153,7 +153,7 @@ describe.skipIf(missing.length > 0)(
           'examples/claude-code/harness.yaml',
         ]);
         // The README's quick-start line is the same command.
-        const readme = docCommands(readFileSync(join(ROOT, 'README.md'), 'utf8')).flat();
+        const readme = harnessevalCommands('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')).flat();
         expect(readme).toContainEqual(fixCommand);
         const { experiment } = await run(fixCommand!.slice(1));
         const r = record(experiment, 'bug-fix-regression');

@@ -130,12 +130,11 @@ const ALWAYS_ALLOWED: Record<string, readonly string[]> = {
 };
 
 /**
- * Modules of a forbidden room that a room may still use, each with its reason. The viewer saves a
- * grade the way `harnesseval grade` does: it recomputes the experiment's results and shows the
- * stored workspace diff, and neither module runs a trial.
+ * Modules of a forbidden room that a room may still use, each with its reason. The viewer's grading
+ * screen shows the stored workspace diff, which runs no trial.
  */
 const EXCEPTIONS: Record<string, readonly string[]> = {
-  viewer: ['runner/aggregate.ts', 'runner/workspace-diff.ts'],
+  viewer: ['runner/workspace-diff.ts'],
 };
 
 /** Files whose terminal writes are not ours: the in-sandbox forwarder's source, run inside the sandbox. */

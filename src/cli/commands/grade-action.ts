@@ -2,12 +2,9 @@ import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { outputText } from '../../core/agent-output.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
-import type { Grade } from '../../core/evaluation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
-import type { Suite } from '../../core/suite.ts';
 import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
-import { rubricForTask } from '../../scoring/rubric-lookup.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
@@ -19,8 +16,9 @@ import type { GradeFlags } from './grade.ts';
 export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<number> {
   const store = await openCliStore(storeLocation(flags.store, io));
   try {
-    const experiment = await findExperiment(store, id);
-    const suite = await suiteOf(experiment);
+    let experiment = await findExperiment(store, id);
+    const { loadExperimentSuite } = await import('../../formats/experiment-suite.ts');
+    const suite = await loadExperimentSuite(experiment);
     const grader = flags.grader ?? safeUser();
     const input = io.stdin ?? process.stdin;
     const reader = createInterface({ input, terminal: false });
@@ -30,32 +28,19 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
       const next = await lines.next();
       return next.done ? undefined : next.value.trim();
     };
-    const { applyGrades } = await import('../../scoring/regrade.ts');
+    const { pendingCriteria, saveGrades } = await import('../../scoring/grading.ts');
     let graded = 0;
     let quit = false;
-    const records = [...experiment.records];
     // What is left to grade, counted first so the grader sees "criterion N of M".
-    const todo = records.flatMap((record, index) =>
-      flags.task !== undefined && record.task_id !== flags.task
-        ? []
-        : record.criteria
-            .filter((c) => c.status === 'pending' && c.verification !== 'automated')
-            .map((criterion) => ({ index, criterion })),
-    );
+    const todo = pendingCriteria(experiment, suite, { task: flags.task });
     try {
-      for (const [position, { index, criterion }] of todo.entries()) {
+      for (const [position, item] of todo.entries()) {
         if (quit) break;
-        const record = records[index]!;
-        const task = suite.tasks.find((t) => t.id === record.task_id);
-        const rubric = rubricForTask(suite, task);
-        if (rubric === undefined) {
-          io.stderr.write(`no rubric for task ${record.task_id}; skipping ${criterion.id}\n`);
+        const { record, task, criterionId } = item;
+        if (item.rubric === undefined) {
+          io.stderr.write(`no rubric for task ${record.task_id}; skipping ${criterionId}\n`);
           continue;
         }
-        const spec = task?.criteria.find((c) => c.id === criterion.id);
-        const dimensions = rubric.dimensions.filter(
-          (d) => spec?.rubric_dimensions === undefined || spec.rubric_dimensions.includes(d.name),
-        );
         io.stdout.write(`\n[criterion ${position + 1} of ${todo.length}]`);
         io.stdout.write(
           await describeTrial(
@@ -63,12 +48,12 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
             task === undefined
               ? undefined
               : String(typeof task.input === 'string' ? task.input : JSON.stringify(task.input)),
-            spec?.description ?? criterion.id,
+            item.description,
             task?.files['codebase'],
           ),
         );
-        const grades: Grade[] = [];
-        for (const dimension of dimensions) {
+        const levels: Record<string, number> = {};
+        for (const dimension of item.dimensions) {
           io.stdout.write(`\n  ${dimension.name} (weight ${dimension.weight}):\n`);
           for (const level of [1, 2, 3, 4] as const)
             io.stdout.write(`    ${level}: ${dimension.levels[level]}\n`);
@@ -79,22 +64,16 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
             quit = true;
             break;
           }
-          if (answer.toLowerCase() === 's') continue;
-          const level = Number(answer);
-          grades.push({
-            dimension: dimension.name,
-            level,
-            score: (level - 1) / 3,
-            rationale: '',
-            grader,
-            grader_kind: 'human',
-            graded_at: new Date().toISOString(),
-          });
+          if (answer.toLowerCase() !== 's') levels[dimension.name] = Number(answer);
         }
-        if (grades.length > 0) {
-          const weights = Object.fromEntries(rubric.dimensions.map((d) => [d.name, d.weight]));
-          records[index] = applyGrades(records[index]!, criterion.id, grades, suite.scoring, weights);
-          await store.appendRecord(experiment.id, records[index]!);
+        if (Object.keys(levels).length > 0) {
+          // Saved criterion by criterion, so a grader who stops (q, Ctrl-C) keeps every grade given.
+          experiment = await saveGrades(store, experiment, suite, {
+            runId: record.run_id,
+            criterionId,
+            levels,
+            grader,
+          });
           graded++;
         }
       }
@@ -104,15 +83,10 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
       reader.close();
       if ('pause' in input && typeof input.pause === 'function') input.pause();
     }
-    const { aggregateExperiment } = await import('../../runner/aggregate.ts');
-    const tasks = suite.tasks.filter((t) => experiment.suite.tasks.some((e) => e.id === t.id));
-    const aggregate = aggregateExperiment({ suite, records, tasks, epochs: experiment.settings.epochs });
-    await store.updateExperiment(experiment.id, aggregate);
-    const left = records.flatMap((r) => r.criteria).filter((c) => c.status === 'pending').length;
+    const left = experiment.records.flatMap((r) => r.criteria).filter((c) => c.status === 'pending').length;
     const { overallScoreText } = await import('../../reporters/record-view.ts');
-    const after = { ...experiment, records, ...aggregate };
     io.stdout.write(
-      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${overallScoreText(after)}\n`,
+      `\ngraded ${graded} criteria as ${grader}; ${left} still pending; overall score ${overallScoreText(experiment)}\n`,
     );
     return EXIT.ok;
   } catch (error) {
@@ -128,14 +102,6 @@ async function findExperiment(store: ExperimentStore, id: string): Promise<Exper
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `no experiment ${id} in the store (see: harnesseval runs list)`);
   return experiment;
-}
-
-/** The suite the experiment ran: its rubric levels and scoring are needed to grade. */
-async function suiteOf(experiment: Experiment): Promise<Suite> {
-  if (experiment.suite.file === undefined)
-    throw new HarnessEvalError('not_found', `experiment ${experiment.id} does not name its suite file`);
-  const { loadSuite } = await import('../../formats/index.ts');
-  return loadSuite(experiment.suite.file);
 }
 
 async function describeTrial(

@@ -9,13 +9,13 @@ import {
   formatPValue,
   metricNumber,
   passRate,
-  scopeLine,
   sequentialLine,
   signedValue,
   testLine,
   testShort,
   verdictNote,
 } from './format.ts';
+import { comparisonHeading } from './heading.ts';
 import { shownValues } from './values.ts';
 
 /** Colours for the terminal (the CLI's `paint(enabled)` fits); identity functions when absent. */
@@ -94,19 +94,13 @@ export function renderComparisonConsole(
 ): string {
   const paint = options.paint ?? plain;
   const max = options.maxFlipped ?? 20;
-  const [a, ...candidates] = comparison.experiments;
-  if (a === undefined) return '';
-  const names = new Set(comparison.experiments.map((e) => e.harness.name));
-  const title =
-    names.size === 1
-      ? `Comparison: ${a.harness.name} ${comparison.experiments.map((e) => e.label).join(' vs ')}`
-      : `Comparison: ${comparison.experiments.map((e) => e.label).join(' vs ')}`;
-  const suites = [...new Set(comparison.experiments.map((e) => e.suite.id))];
-  const lines = [escapeControl(title), `Suite: ${escapeControl(suites.join(', '))}`];
-  for (const [i, pair] of comparison.pairs.entries())
-    lines.push(
-      `${escapeControl(candidates[i]?.label ?? '')} vs ${escapeControl(a.label)}: ${scopeLine(pair, a.label, candidates[i]?.label ?? '')}`,
-    );
+  const heading = comparisonHeading(comparison, escapeControl);
+  if (heading === undefined) return '';
+  const { baseline: a, candidates } = heading;
+  const title = `Comparison: ${heading.harness === undefined ? '' : `${heading.harness} `}${heading.labels.join(' vs ')}`;
+  const lines = [escapeControl(title), `Suite: ${escapeControl(heading.suites.join(', '))}`];
+  for (const { candidate, scope } of heading.scopes)
+    lines.push(`${escapeControl(candidate)} vs ${escapeControl(a.label)}: ${scope}`);
   lines.push('---');
 
   const rows = comparison.metrics.filter((m) => m.aggregate !== 'sum');
@@ -149,14 +143,12 @@ export function renderComparisonConsole(
     const pair = comparison.pairs[i];
     if (pair === undefined) continue;
     const adjust =
-      comparison.adjust === 'none'
+      heading.adjustment === undefined
         ? 'no adjustment for the number of metrics'
-        : `"significant" uses p adjusted over the metrics (${adjustLabel(comparison)})`;
+        : `"significant" uses p adjusted over the metrics (${heading.adjustment})`;
     lines.push(
       '',
-      paint.dim(
-        `${c.label} vs ${a.label}: α = ${comparison.alpha}; ${adjust}; ▲/▼ = a significant rise/fall`,
-      ),
+      paint.dim(`${c.label} vs ${a.label}: α = ${heading.alpha}; ${adjust}; ▲/▼ = a significant rise/fall`),
     );
     for (const m of rows) {
       const d = m.deltas[i];
@@ -221,8 +213,8 @@ export function renderComparisonConsole(
     );
     lines.push(...view.notes.map((note) => paint.dim(`  ${escapeControl(note)}`)));
   }
-  if (comparison.warnings.length > 0)
-    lines.push('', ...comparison.warnings.map((w) => paint.yellow(`warning: ${escapeControl(w)}`)));
+  if (heading.warnings.length > 0)
+    lines.push('', ...heading.warnings.map((w) => paint.yellow(`warning: ${escapeControl(w)}`)));
   if (comparison.violations.length > 0) {
     lines.push('', paint.red(`Regression rules broken: ${comparison.violations.length}`));
     for (const v of comparison.violations) lines.push(`  ✗ ${escapeControl(v.message)}`);

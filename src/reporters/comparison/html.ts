@@ -9,13 +9,13 @@ import {
   formatPValue,
   metricNumber,
   passRate,
-  scopeLine,
   sequentialLine,
   signedValue,
   testLine,
   testShort,
   verdictNote,
 } from './format.ts';
+import { type ComparisonHeading, comparisonHeading } from './heading.ts';
 import { shownValues } from './values.ts';
 
 /** `pass` (better) or `fail` (worse) for colour; '' when neither, or not significant and `onlySignificant`. */
@@ -42,7 +42,7 @@ function flippedRows(tasks: readonly FlippedTask[], kind: string): string {
     .join('');
 }
 
-function headerSection(comparison: Comparison): PageSection {
+function headerSection(comparison: Comparison, heading: ComparisonHeading | undefined): PageSection {
   const rows = comparison.experiments
     .map(
       (e, i) =>
@@ -52,12 +52,11 @@ function headerSection(comparison: Comparison): PageSection {
         `<td class="num">${e.epochs}</td><td>${escapeHtml(e.status)}</td></tr>`,
     )
     .join('');
-  const scopes = comparison.pairs
-    .map((p, i) => {
-      const a = comparison.experiments[0]?.label ?? '';
-      const b = comparison.experiments[i + 1]?.label ?? '';
-      return `<li>${escapeHtml(`${b} vs ${a}: ${scopeLine(p, a, b)}`)}</li>`;
-    })
+  const scopes = (heading?.scopes ?? [])
+    .map(
+      ({ candidate, scope }) =>
+        `<li>${escapeHtml(`${candidate} vs ${heading?.baseline.label ?? ''}: ${scope}`)}</li>`,
+    )
     .join('');
   return {
     id: 'experiments',
@@ -133,8 +132,9 @@ function metricsSection(comparison: Comparison): PageSection {
  * verdict, and the flipped and flaky tasks. Every string from users and agents is escaped.
  */
 export function renderComparisonHtml(comparison: Comparison, options: PageShellOptions = {}): string {
-  const labels = comparison.experiments.map((e) => e.label);
-  const sections: PageSection[] = [headerSection(comparison)];
+  const heading = comparisonHeading(comparison);
+  const labels = heading?.labels ?? [];
+  const sections: PageSection[] = [headerSection(comparison, heading)];
   if (comparison.violations.length > 0) {
     sections.push({
       id: 'violations',
@@ -142,11 +142,12 @@ export function renderComparisonHtml(comparison: Comparison, options: PageShellO
       html: `<ul class="violations">${comparison.violations.map((v) => `<li>${escapeHtml(v.message)}</li>`).join('')}</ul>`,
     });
   }
-  if (comparison.warnings.length > 0) {
+  const warnings = heading?.warnings ?? [];
+  if (warnings.length > 0) {
     sections.push({
       id: 'warnings',
       title: 'Warnings',
-      html: `<ul>${comparison.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`,
+      html: `<ul>${warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`,
     });
   }
   const plots = comparison.pairs.map((_, i) => `<figure>${forestPlot(comparison, i)}</figure>`).join('');
@@ -200,7 +201,7 @@ export function renderComparisonHtml(comparison: Comparison, options: PageShellO
   sections.push(...(options.sections ?? []));
   return renderPage({
     title: `Comparison: ${labels.join(' vs ')}`,
-    subtitle: `Suite ${[...new Set(comparison.experiments.map((e) => e.suite.id))].join(', ')} · α = ${comparison.alpha}`,
+    subtitle: `Suite ${(heading?.suites ?? []).join(', ')} · α = ${comparison.alpha}`,
     sections,
     data: {
       comparison: { experiments: comparison.experiments, alpha: comparison.alpha, adjust: comparison.adjust },

@@ -8,11 +8,11 @@ import {
   formatPValue,
   metricNumber,
   passRate,
-  scopeLine,
   sequentialLine,
   signedValue,
   testShort,
 } from './format.ts';
+import { comparisonHeading } from './heading.ts';
 import { shownValues } from './values.ts';
 
 export interface ComparisonMarkdownOptions {
@@ -67,20 +67,23 @@ export function renderComparisonMarkdown(
   const maxMetrics = options.maxMetrics ?? 12;
   const maxFlipped = options.maxFlipped ?? 6;
   const maxViolations = options.maxViolations ?? 8;
-  const [a, ...candidates] = comparison.experiments;
+  const label = (text: string) => markdownCell(text, 40);
+  const heading = comparisonHeading(comparison, label);
+  if (heading === undefined) return '';
+  const { baseline: a, candidates } = heading;
   const b = candidates[0];
-  if (a === undefined || b === undefined) return '';
-  const labels = comparison.experiments.map((e) => markdownCell(e.label, 40));
-  const pair = comparison.pairs[0];
+  if (b === undefined) return '';
+  const labels = heading.labels.map(label);
   const adjust =
-    comparison.adjust === 'none'
+    heading.adjustment === undefined
       ? 'no multiplicity adjustment'
-      : `${adjustLabel(comparison)}-adjusted over the metrics`;
-  const scope = pair ? scopeLine(pair, labels[0] ?? '', labels[1] ?? '') : 'no shared task';
+      : `${heading.adjustment}-adjusted over the metrics`;
+  const pair = comparison.pairs[0];
+  const scope = heading.scopes[0]?.scope ?? 'no shared task';
   const lines = [
     `### HarnessEval comparison: ${labels.join(' → ')}`,
     '',
-    `Suite \`${markdownCell(a.suite.id, 80)}\` · ${scope} · paired tests of ${labels[1]} vs ${labels[0]} at α = ${comparison.alpha}, ${adjust}`,
+    `Suite \`${markdownCell(a.suite.id, 80)}\` · ${scope} · paired tests of ${labels[1]} vs ${labels[0]} at α = ${heading.alpha}, ${adjust}`,
     '',
   ];
   const violations = comparison.violations;
@@ -93,8 +96,8 @@ export function renderComparisonMarkdown(
     if (violations.length > maxViolations) lines.push(`- … ${violations.length - maxViolations} more`);
     lines.push('');
   }
-  for (const w of comparison.warnings.slice(0, 3)) lines.push(`> :warning: ${markdownCell(w, 200)}`);
-  if (comparison.warnings.length > 0) lines.push('');
+  for (const w of heading.warnings.slice(0, 3)) lines.push(`> :warning: ${markdownCell(w, 200)}`);
+  if (heading.warnings.length > 0) lines.push('');
 
   const ordered = [...comparison.metrics.filter((m) => m.aggregate !== 'sum')]
     .map((m, i) => ({ m, i }))

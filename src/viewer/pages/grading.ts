@@ -1,7 +1,8 @@
 import { outputText } from '../../core/agent-output.ts';
+import { loadExperimentSuite } from '../../formats/experiment-suite.ts';
 import { escapeHtml, renderPage, truncateText } from '../../reporters/html/index.ts';
 import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
-import { type PendingCriterion, pendingCriteria, suiteOf } from '../grading.ts';
+import { type PendingCriterion, pendingCriteria } from '../../scoring/grading.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
 import { experimentById } from './load.ts';
@@ -58,7 +59,7 @@ export async function gradingScreen(
   query: URLSearchParams,
 ): Promise<string> {
   const experiment = await experimentById(context.store, id);
-  const suite = await suiteOf(experiment);
+  const suite = await loadExperimentSuite(experiment);
   const pending = pendingCriteria(experiment, suite);
   const saved = query.get('saved');
   const intro =

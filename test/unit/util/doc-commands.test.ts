@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { blockOrders, checkOutput, docBlocks, withRealIds } from '../../helpers/doc-commands.ts';
+import {
+  blockOrders,
+  checkOutput,
+  docBlocks,
+  harnessevalArgv,
+  harnessevalCommands,
+  withRealIds,
+} from '../../helpers/doc-commands.ts';
 
 // The docs test's own rules: a parser and matcher that could never fail would test nothing.
 
@@ -40,6 +47,48 @@ describe('docBlocks', () => {
       [9, 'npx harnesseval run a.yaml  --epochs 3', ['first line', '…', 'last line']],
       [15, 'echo $?', ['0']],
     ]);
+  });
+});
+
+describe('harnessevalCommands', () => {
+  // One extractor for both uses: the docs test runs each command in a shell, the coding-agents
+  // test runs the harnesseval ones as argv. A loop used to be split line by line for the first.
+  const LOOP = [
+    '```bash',
+    'for v in 1.0.0 1.2.0; do',
+    '  npx harnesseval run suite.yaml \\',
+    '    --harness h/v$v.yaml   # one version',
+    'done',
+    'npx harnesseval timeline --harness h',
+    'npm ci',
+    '```',
+  ].join('\n');
+
+  it('expands a for loop once per value, in a block and as argv', () => {
+    expect(docBlocks('doc.md', LOOP)[0]?.commands.map((c) => [c.line, c.command])).toEqual([
+      [3, 'npx harnesseval run suite.yaml  --harness h/v1.0.0.yaml   # one version'],
+      [3, 'npx harnesseval run suite.yaml  --harness h/v1.2.0.yaml   # one version'],
+      [6, 'npx harnesseval timeline --harness h'],
+      [7, 'npm ci'],
+    ]);
+    expect(harnessevalCommands('doc.md', `${LOOP}\n\ntext\n\n${DOC}`)).toEqual([
+      [
+        ['run', 'suite.yaml', '--harness', 'h/v1.0.0.yaml'],
+        ['run', 'suite.yaml', '--harness', 'h/v1.2.0.yaml'],
+        ['timeline', '--harness', 'h'],
+      ],
+      [],
+      [['run', 'a.yaml', '--epochs', '3']],
+    ]);
+  });
+
+  it('takes only npx harnesseval commands, and refuses a loop without done', () => {
+    expect(harnessevalArgv('npx harnesseval validate x.yaml # ok')).toEqual(['validate', 'x.yaml']);
+    expect(harnessevalArgv('harnesseval validate x.yaml')).toBeUndefined();
+    expect(harnessevalArgv('npm install')).toBeUndefined();
+    expect(() => docBlocks('doc.md', '```bash\nfor v in a b; do\n  echo $v\n```')).toThrow(
+      'a for loop without done',
+    );
   });
 });
 

@@ -5,8 +5,8 @@ import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
 import { computeMetrics, defaultMetrics } from '../metrics/compute.ts';
-import { scoreSuite } from '../scoring/suite-score.ts';
-import { checkThresholds } from '../scoring/thresholds.ts';
+import { scoreSuite } from './suite-score.ts';
+import { checkThresholds } from './thresholds.ts';
 
 export interface AggregateInput {
   readonly suite: Suite;
