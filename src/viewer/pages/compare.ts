@@ -1,8 +1,12 @@
 import { compareExperiments } from '../../compare/compare.ts';
+import { costScoreData } from '../../compare/pareto.ts';
+import { taskScorePairs } from '../../compare/task-scores.ts';
 import type { Comparison, FlippedTask } from '../../compare/types.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
+import { costScoreChart } from '../../reporters/comparison/cost-score.ts';
 import { renderComparisonHtml } from '../../reporters/comparison/html.ts';
+import { taskScatter } from '../../reporters/comparison/task-scatter.ts';
 import { escapeHtml } from '../../reporters/html/index.ts';
 import type { PageSection } from '../../reporters/html/page.ts';
 import { links } from '../routes.ts';
@@ -30,7 +34,8 @@ function traceSections(comparison: Comparison, experiments: readonly Experiment[
         ([change, t]) =>
           `<li data-flipped="${escapeHtml(t.task_id)}">${escapeHtml(change)} <b>${escapeHtml(t.task_id)}</b>: ` +
           `${traceLink(baseline, t.task_id, `trace in ${baseline.harness.version} (baseline)`)} · ` +
-          `${traceLink(candidate, t.task_id, `trace in ${candidate.harness.version}`)}</li>`,
+          `${traceLink(candidate, t.task_id, `trace in ${candidate.harness.version}`)} · ` +
+          `<a href="${escapeHtml(links.taskTraces(baseline.id, candidate.id, t.task_id))}">both side by side</a></li>`,
       )
       .join('');
     return [
@@ -41,6 +46,31 @@ function traceSections(comparison: Comparison, experiments: readonly Experiment[
       },
     ];
   });
+}
+
+/** Per pair a scatter of the tasks' scores (each point opens both traces), and one cost–score chart. */
+function chartSections(comparison: Comparison, experiments: readonly Experiment[]): PageSection[] {
+  const [baseline, ...candidates] = experiments;
+  if (baseline === undefined) return [];
+  const labels = comparison.experiments.map((e) => e.label);
+  const scatters = candidates
+    .map(
+      (candidate, i) =>
+        `<figure data-pair="${i}">${taskScatter(taskScorePairs(baseline, candidate), {
+          baselineLabel: labels[0] ?? baseline.id,
+          candidateLabel: labels[i + 1] ?? candidate.id,
+          href: (task) => links.taskTraces(baseline.id, candidate.id, task),
+        })}</figure>`,
+    )
+    .join('');
+  return [
+    { id: 'task-scatter', title: 'Score per task', html: `<div class="charts">${scatters}</div>` },
+    {
+      id: 'cost-score',
+      title: 'Cost and score',
+      html: `<div class="charts"><figure>${costScoreChart(costScoreData(experiments))}</figure></div>`,
+    },
+  ];
 }
 
 /**
@@ -64,6 +94,7 @@ export async function compareScreen(
   const comparison = compareExperiments(experiments);
   return renderComparisonHtml(comparison, {
     served: SERVED,
+    charts: chartSections(comparison, experiments),
     sections: traceSections(comparison, experiments),
   });
 }
