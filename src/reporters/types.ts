@@ -14,6 +14,11 @@ export interface ReportOptions {
    * (the CLI finds them); without it, reports mark the tasks that flip between this run's epochs.
    */
   readonly flaky?: readonly FlakyTask[];
+  /**
+   * The origin of a running viewer on this machine (`http://127.0.0.1:PORT`): the HTML report
+   * links the experiment there. Never a URL with the viewer's token.
+   */
+  readonly viewerOrigin?: string;
 }
 
 /**
