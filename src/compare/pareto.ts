@@ -8,8 +8,8 @@ import { experimentLabels } from './labels.ts';
  * as cheap and better).
  *
  * A cost that is only partly known (calls without a price, or trials whose cost nobody reported)
- * is a lower bound of unknown slack: such a point is `incomplete`, never on the frontier and
- * never used to rule another point out. An experiment with no cost or no score is `missing`,
+ * is a lower bound of unknown slack, and a score with pending trials may still move: such a point
+ * is `incomplete`, never on the frontier and never used to rule another point out. An experiment with no cost or no score is `missing`,
  * with the reason, and is not drawn.
  */
 export interface CostScorePoint {
@@ -23,6 +23,8 @@ export interface CostScorePoint {
   readonly unpriced_calls: number;
   /** Trials left out of `cost` because their cost is unknown. */
   readonly unknown_cost_trials: number;
+  /** Trials waiting for a grade: the score covers the decided ones only and may still move. */
+  readonly pending_trials: number;
 }
 
 export type FrontierStatus = 'frontier' | 'dominated' | 'incomplete';
@@ -47,19 +49,25 @@ export function costIsComplete(point: CostScorePoint): boolean {
   return point.unpriced_calls === 0 && point.unknown_cost_trials === 0;
 }
 
+/** Both coordinates are final: a complete cost and no pending trial. */
+export function isSettled(point: CostScorePoint): boolean {
+  return costIsComplete(point) && point.pending_trials === 0;
+}
+
 /** `a` dominates `b`: no dearer, no worse, and strictly better on one of the two. */
 function dominates(a: CostScorePoint, b: CostScorePoint): boolean {
   return a.cost <= b.cost && a.score >= b.score && (a.cost < b.cost || a.score > b.score);
 }
 
 /**
- * Each point's place: `frontier` when no complete point dominates it, `dominated` otherwise,
- * `incomplete` for a point whose cost is partial. Identical points tie on the frontier together.
+ * Each point's place: `frontier` when no settled point dominates it, `dominated` otherwise,
+ * `incomplete` for a point whose cost is partial or whose score still waits for grades.
+ * Identical points tie on the frontier together.
  */
 export function paretoFrontier(points: readonly CostScorePoint[]): RankedPoint[] {
-  const complete = points.filter(costIsComplete);
+  const complete = points.filter(isSettled);
   return points.map((p) => {
-    if (!costIsComplete(p)) return { ...p, status: 'incomplete' };
+    if (!isSettled(p)) return { ...p, status: 'incomplete' };
     const beaten = complete.some((q) => q !== p && dominates(q, p));
     return { ...p, status: beaten ? 'dominated' : 'frontier' };
   });
@@ -100,6 +108,7 @@ export function costScoreData(experiments: readonly Experiment[]): CostScoreChar
       score_ci95: score?.ci95 ?? null,
       unpriced_calls: count(cost?.details['unpriced_calls']),
       unknown_cost_trials: count(cost?.details['unknown_cost']),
+      pending_trials: count(score?.details['pending']),
     });
   });
   return { points: paretoFrontier(points), missing };

@@ -8,7 +8,7 @@ import { formatScore } from '../html/format.ts';
  * The cost–score chart of the compared configurations: mean cost per task (x) against the overall
  * score (y) with its 95% interval, the Pareto frontier drawn as a step line through its points. A
  * point whose cost is partial is hollow, marked "≥" (its cost is at least that) and left off the
- * frontier; an experiment without a cost or a score is listed under the chart, never drawn at 0.
+ * frontier, as is one whose score waits for grades; an experiment without a cost or a score is listed under the chart, never drawn at 0.
  */
 
 const WIDTH = 560;
@@ -26,6 +26,17 @@ function costNote(p: RankedPoint): string {
   return parts.join(', ');
 }
 
+/** Why an incomplete point is off the frontier, in words. */
+function incompleteNote(p: RankedPoint): string {
+  const reasons: string[] = [];
+  if (!costIsComplete(p)) reasons.push(`cost partial (${costNote(p)}), so at least ${usd(p.cost)} per task`);
+  if (p.pending_trials > 0)
+    reasons.push(
+      `score over decided trials only, ${p.pending_trials} ${p.pending_trials === 1 ? 'trial' : 'trials'} pending`,
+    );
+  return reasons.join('; ');
+}
+
 function pointTip(p: RankedPoint): string {
   const interval = p.score_ci95 ? ` [${formatScore(p.score_ci95[0])}, ${formatScore(p.score_ci95[1])}]` : '';
   const cost = costIsComplete(p) ? usd(p.cost) : `≥ ${usd(p.cost)} (partial: ${costNote(p)})`;
@@ -34,7 +45,7 @@ function pointTip(p: RankedPoint): string {
       ? 'on the Pareto frontier'
       : p.status === 'dominated'
         ? 'dominated'
-        : 'cost partial: not placed on the frontier';
+        : `${incompleteNote(p)}: not placed on the frontier`;
   return `${p.label}: ${cost} per task, score ${formatScore(p.score)}${interval}; ${place}`;
 }
 
@@ -44,7 +55,7 @@ function notes(data: CostScoreChartData): string {
       .filter((p) => p.status === 'incomplete')
       .map(
         (p) =>
-          `<li data-incomplete="${escapeHtml(p.experiment_id)}">${escapeHtml(`${p.label}: cost partial (${costNote(p)}), so at least ${usd(p.cost)} per task; drawn hollow and left off the frontier`)}</li>`,
+          `<li data-incomplete="${escapeHtml(p.experiment_id)}">${escapeHtml(`${p.label}: ${incompleteNote(p)}; drawn hollow and left off the frontier`)}</li>`,
       ),
     ...data.missing.map(
       (m) =>
@@ -112,7 +123,7 @@ export function costScoreChart(data: CostScoreChartData): string {
   const onFrontier = frontier.map((p) => p.label).join(', ');
   const caption =
     frontier.length === 0
-      ? 'No configuration with a complete cost: no frontier.'
+      ? 'No configuration with a complete cost and a final score: no frontier.'
       : `Pareto frontier (nothing cheaper and at least as good): ${onFrontier}. Bars: 95% interval of the score.`;
   return (
     `<svg class="chart cost-score" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" ` +

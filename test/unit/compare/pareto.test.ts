@@ -12,6 +12,7 @@ function point(id: string, cost: number, score: number, extra: Partial<CostScore
     score_ci95: null,
     unpriced_calls: 0,
     unknown_cost_trials: 0,
+    pending_trials: 0,
     ...extra,
   };
 }
@@ -43,6 +44,13 @@ describe('paretoFrontier', () => {
     expect(result).toEqual({ full: 'frontier', partial: 'incomplete' });
     expect(statuses([point('unknown', 1, 0.9, { unknown_cost_trials: 1 })])).toEqual({
       unknown: 'incomplete',
+    });
+  });
+
+  it('keeps a score that waits for grades off the frontier too', () => {
+    expect(statuses([point('final', 2, 0.6), point('pending', 1, 0.9, { pending_trials: 4 })])).toEqual({
+      final: 'frontier',
+      pending: 'incomplete',
     });
   });
 
@@ -89,6 +97,16 @@ describe('costScoreData', () => {
     expect(data.missing).toEqual([
       { experiment_id: 'exp-c', label: 'v3.0.0', reason: expect.stringContaining('no cost recorded') },
     ]);
+  });
+
+  it('reads pending trials from the overall score, which keeps the point off the frontier', () => {
+    const graded = {
+      ...b,
+      metrics: b.metrics.map((m) =>
+        m.name === 'overall_score' ? { ...m, details: { ...m.details, pending: 2 } } : m,
+      ),
+    };
+    expect(costScoreData([graded]).points[0]).toMatchObject({ pending_trials: 2, status: 'incomplete' });
   });
 
   it('counts unpriced calls and trials without a cost from the stored metric', () => {

@@ -15,6 +15,7 @@ function point(id: string, cost: number, score: number, unpriced = 0) {
     score_ci95: [score - 0.1, score + 0.1] as const,
     unpriced_calls: unpriced,
     unknown_cost_trials: 0,
+    pending_trials: 0,
   };
 }
 
@@ -73,7 +74,7 @@ describe('costScoreChart', () => {
 
   it('has no frontier when every cost is partial, and no chart without points', () => {
     const svg = costScoreChart({ points: paretoFrontier([point('a', 0.01, 0.5, 1)]), missing: [] });
-    expect(svg).toContain('No configuration with a complete cost: no frontier.');
+    expect(svg).toContain('No configuration with a complete cost and a final score: no frontier.');
     expect(svg).not.toContain('frontier-line');
     expect(costScoreChart({ points: [], missing: [] })).toContain(
       'no experiment has both a cost and a score',
