@@ -1,12 +1,9 @@
 import { compareExperiments } from '../../compare/compare.ts';
-import { costScoreData } from '../../compare/pareto.ts';
-import { taskScorePairs } from '../../compare/task-scores.ts';
 import type { Comparison, FlippedTask } from '../../compare/types.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
-import { costScoreChart } from '../../reporters/comparison/cost-score.ts';
+import { comparisonChartSections } from '../../reporters/comparison/chart-sections.ts';
 import { renderComparisonHtml } from '../../reporters/comparison/html.ts';
-import { taskScatter } from '../../reporters/comparison/task-scatter.ts';
 import { escapeHtml } from '../../reporters/html/index.ts';
 import type { PageSection } from '../../reporters/html/page.ts';
 import { links } from '../routes.ts';
@@ -48,31 +45,6 @@ function traceSections(comparison: Comparison, experiments: readonly Experiment[
   });
 }
 
-/** Per pair a scatter of the tasks' scores (each point opens both traces), and one cost–score chart. */
-function chartSections(comparison: Comparison, experiments: readonly Experiment[]): PageSection[] {
-  const [baseline, ...candidates] = experiments;
-  if (baseline === undefined) return [];
-  const labels = comparison.experiments.map((e) => e.label);
-  const scatters = candidates
-    .map(
-      (candidate, i) =>
-        `<figure data-pair="${i}">${taskScatter(taskScorePairs(baseline, candidate), {
-          baselineLabel: labels[0] ?? baseline.id,
-          candidateLabel: labels[i + 1] ?? candidate.id,
-          href: (task) => links.taskTraces(baseline.id, candidate.id, task),
-        })}</figure>`,
-    )
-    .join('');
-  return [
-    { id: 'task-scatter', title: 'Score per task', html: `<div class="charts">${scatters}</div>` },
-    {
-      id: 'cost-score',
-      title: 'Cost and score',
-      html: `<div class="charts"><figure>${costScoreChart(costScoreData(experiments))}</figure></div>`,
-    },
-  ];
-}
-
 /**
  * The comparison of the experiments the URL names (`?id=A&id=B…`, the first the baseline; with
  * `order=oldest-first`, as the experiments list sends, the oldest is).
@@ -94,7 +66,7 @@ export async function compareScreen(
   const comparison = compareExperiments(experiments);
   return renderComparisonHtml(comparison, {
     served: SERVED,
-    charts: chartSections(comparison, experiments),
+    charts: comparisonChartSections(comparison, experiments, { taskHref: links.taskTraces }),
     sections: traceSections(comparison, experiments),
   });
 }
