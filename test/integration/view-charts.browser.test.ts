@@ -41,6 +41,7 @@ describeInChromium('viewer charts in Chromium', () => {
       't3:task-point same',
       't4:task-point above',
     ]);
+    expect(await page.textContent('#task-scatter figcaption')).toContain('1 task not plotted');
     await Promise.all([
       page.waitForURL(/\/compare\/task\?/),
       page.click('#task-scatter circle[data-task="t2"]'),

@@ -26,14 +26,16 @@ export function comparisonChartSections(
   const labels = comparison.experiments.map((e) => e.label);
   const { taskHref } = options;
   const scatters = candidates
-    .map(
-      (candidate, i) =>
-        `<figure data-pair="${i}">${taskScatter(taskScorePairs(baseline, candidate), {
-          baselineLabel: labels[0] ?? baseline.id,
-          candidateLabel: labels[i + 1] ?? candidate.id,
-          ...(taskHref ? { href: (task: string) => taskHref(baseline.id, candidate.id, task) } : {}),
-        })}</figure>`,
-    )
+    .map((candidate, i) => {
+      const pairs = taskScorePairs(baseline, candidate);
+      const ran = new Set([...baseline.records, ...candidate.records].map((r) => r.task_id));
+      return `<figure data-pair="${i}">${taskScatter(pairs, {
+        baselineLabel: labels[0] ?? baseline.id,
+        candidateLabel: labels[i + 1] ?? candidate.id,
+        leftOut: ran.size - pairs.length,
+        ...(taskHref ? { href: (task: string) => taskHref(baseline.id, candidate.id, task) } : {}),
+      })}</figure>`;
+    })
     .join('');
   return [
     { id: 'task-scatter', title: 'Score per task', html: `<div class="charts">${scatters}</div>` },

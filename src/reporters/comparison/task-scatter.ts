@@ -13,6 +13,8 @@ export interface TaskScatterOptions {
   readonly baselineLabel: string;
   readonly candidateLabel: string;
   readonly href?: (taskId: string) => string;
+  /** Tasks either side ran that are not plotted (pending, or run by one side only): the caption says so. */
+  readonly leftOut?: number;
 }
 
 const SIZE = 300;
@@ -32,7 +34,7 @@ export function taskSide(pair: TaskScorePair): 'above' | 'below' | 'same' {
 export function taskScatter(pairs: readonly TaskScorePair[], options: TaskScatterOptions): string {
   const title = `Score per task, ${options.candidateLabel} vs ${options.baselineLabel}`;
   if (pairs.length === 0)
-    return `<p class="note">${escapeHtml(`${title}: no task was decided in both, nothing to plot.`)}</p>`;
+    return `<p class="note">${escapeHtml(`${title}: no task was decided in both, nothing to plot${options.leftOut ? ` (${options.leftOut} tasks pending or run by one side only)` : ''}.`)}</p>`;
   const width = LEFT + SIZE + RIGHT;
   const height = TOP + SIZE + BOTTOM;
   const x = linearScale([0, 1], [LEFT, LEFT + SIZE]);
@@ -66,7 +68,12 @@ export function taskScatter(pairs: readonly TaskScorePair[], options: TaskScatte
         : `<a href="${escapeHtml(options.href(pair.task_id))}" aria-label="${escapeHtml(tip)}">${dot}</a>`,
     );
   }
-  const legend = `${counts.above} better, ${counts.below} worse, ${counts.same} the same, of ${pairs.length} paired tasks`;
+  const left = options.leftOut ?? 0;
+  const legend =
+    `${counts.above} better, ${counts.below} worse, ${counts.same} the same, of ${pairs.length} paired tasks` +
+    (left > 0
+      ? `; ${left} ${left === 1 ? 'task' : 'tasks'} not plotted (pending, or run by one side only)`
+      : '');
   return (
     `<svg class="chart task-scatter" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
     `role="img" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>${parts.join('')}</svg>` +

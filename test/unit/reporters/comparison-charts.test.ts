@@ -47,6 +47,9 @@ describe('taskScatter', () => {
     expect(svg).toContain('&lt;script&gt;');
     expect(svg).not.toContain('<a ');
     expect(taskScatter([], { baselineLabel: 'a', candidateLabel: 'b' })).toContain('nothing to plot');
+    expect(taskScatter(pairs, { baselineLabel: 'a', candidateLabel: 'b', leftOut: 2 })).toContain(
+      '2 tasks not plotted (pending, or run by one side only)',
+    );
   });
 });
 
