@@ -17,6 +17,11 @@ export interface ReportOptions {
   readonly flaky?: readonly FlakyTask[];
   /** People's labels and notes on trials, from the store (the HTML report shows them). */
   readonly annotations?: readonly Annotation[];
+  /**
+   * The origin of a running viewer on this machine (`http://127.0.0.1:PORT`): the HTML report
+   * links the experiment there. Never a URL with the viewer's token.
+   */
+  readonly viewerOrigin?: string;
 }
 
 /**

@@ -9,6 +9,12 @@ export type Route =
   | { readonly kind: 'grading'; readonly id: string; readonly query: URLSearchParams }
   | { readonly kind: 'grade'; readonly id: string }
   | { readonly kind: 'compare'; readonly ids: readonly string[] }
+  | {
+      readonly kind: 'task_traces';
+      readonly baseline: string;
+      readonly candidate: string;
+      readonly task: string;
+    }
   | { readonly kind: 'timeline'; readonly harness?: string; readonly suite?: string }
   | { readonly kind: 'live'; readonly id: string }
   | { readonly kind: 'events'; readonly id: string }
@@ -70,6 +76,11 @@ export function routeFor(method: string, url: URL): Route {
     const ids = url.searchParams.getAll('id').filter((id) => id.trim() !== '');
     return { kind: 'compare', ids };
   }
+  if (path === '/compare/task') {
+    const [baseline, candidate, task] = ['a', 'b', 'task'].map((k) => nonEmpty(url.searchParams.get(k)));
+    if (baseline === undefined || candidate === undefined || task === undefined) return { kind: 'not_found' };
+    return { kind: 'task_traces', baseline, candidate, task };
+  }
   if (path === '/timeline') {
     const harness = nonEmpty(url.searchParams.get('harness'));
     const suite = nonEmpty(url.searchParams.get('suite'));
@@ -100,6 +111,9 @@ export const links = {
     `/experiments/${encodeURIComponent(id)}/grades.${format}`,
   compare: (ids: readonly string[]): string =>
     `/compare?${ids.map((id) => `id=${encodeURIComponent(id)}`).join('&')}`,
+  /** One task's traces in two experiments, side by side. */
+  taskTraces: (baseline: string, candidate: string, task: string): string =>
+    withQuery('/compare/task', { a: baseline, b: candidate, task }),
   timeline: (harness?: string, suite?: string): string => withQuery('/timeline', { harness, suite }),
 };
 

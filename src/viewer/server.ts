@@ -16,6 +16,7 @@ import { experimentsScreen } from './pages/experiments.ts';
 import { gradingScreen } from './pages/grading.ts';
 import { liveScreen } from './pages/live.ts';
 import { experimentById } from './pages/load.ts';
+import { taskTracesScreen } from './pages/task-traces.ts';
 import { timelineScreen } from './pages/timeline.ts';
 import { links, routeFor } from './routes.ts';
 import {
@@ -155,6 +156,8 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
         return send(response, 200, await gradingScreen(context, route.id, route.query));
       case 'compare':
         return send(response, 200, await compareScreen(context, route.ids, url.searchParams));
+      case 'task_traces':
+        return send(response, 200, await taskTracesScreen(context, route));
       case 'timeline':
         return send(response, 200, await timelineScreen(context, route.harness, route.suite));
       case 'live':

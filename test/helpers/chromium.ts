@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 
 /**
@@ -42,4 +43,24 @@ export function describeInChromium(title: string, body: () => void): void {
   describe.skip(`${title} (skipped: ${MISSING})`, () => {
     it('runs in a browser', () => {});
   });
+}
+
+/** A headless Chromium page that records console errors and warnings and page errors in `problems`. */
+export async function chromiumPage(
+  profileDir: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport,
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
 }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareExperiments } from '../../src/compare/index.ts';
+import { comparisonChartSections } from '../../src/reporters/comparison/chart-sections.ts';
 import { renderComparisonHtml } from '../../src/reporters/comparison/index.ts';
 import { renderTimelineHtml } from '../../src/reporters/timeline/index.ts';
 import { buildTimeline } from '../../src/timeline/index.ts';
@@ -47,7 +48,11 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'he-compare-html-'));
-    await writeFile(join(dir, 'compare.html'), renderComparisonHtml(compareExperiments(experiments)));
+    const comparison = compareExperiments(experiments);
+    await writeFile(
+      join(dir, 'compare.html'),
+      renderComparisonHtml(comparison, { charts: comparisonChartSections(comparison, experiments) }),
+    );
     await writeFile(
       join(dir, 'timeline.html'),
       renderTimelineHtml(
@@ -120,6 +125,19 @@ describe.skipIf(!available)('comparison and timeline pages in Chromium', () => {
     expect(costX).toBeLessThan(zeroX + 0.01);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('draws the per-task scatters and the cost–score frontier, without links in a static file', async () => {
+    const { page, problems } = await load('compare.html');
+    const figures = page.locator('#task-scatter figure');
+    expect(await figures.count()).toBe(2);
+    expect(await figures.nth(0).locator('circle.task-point').count()).toBe(12);
+    expect(await page.locator('#task-scatter a').count()).toBe(0);
+    const statuses = await page.$$eval('#cost-score g.cost-point', (points) =>
+      points.map((p) => `${p.getAttribute('data-experiment')}:${p.getAttribute('data-status')}`),
+    );
+    expect(statuses).toEqual(['exp-0.2.0:dominated', 'exp-0.3.0:dominated', 'exp-0.5.0:frontier']);
+    expect(problems).toEqual([]);
   });
 
   it('shows ids, dates and harness in the header, arrows and colour in the table, the test of each row', async () => {

@@ -6,6 +6,7 @@ import type { Comparison } from '../../compare/types.ts';
 import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { Threshold } from '../../core/suite.ts';
+import { comparisonChartSections } from '../../reporters/comparison/chart-sections.ts';
 import {
   renderComparisonConsole,
   renderComparisonHtml,
@@ -59,7 +60,18 @@ function defaultRules(experiments: readonly Experiment[], metrics: readonly stri
   return rules;
 }
 
-function render(comparison: Comparison, format: Format, io: CliIO, toFile: boolean): string {
+interface RenderInput {
+  readonly comparison: Comparison;
+  /** In the comparison's order: the HTML page draws its per-task and cost–score charts from them. */
+  readonly experiments: readonly Experiment[];
+}
+
+function render(
+  { comparison, experiments }: RenderInput,
+  format: Format,
+  io: CliIO,
+  toFile: boolean,
+): string {
   switch (format) {
     case 'console':
       return renderComparisonConsole(comparison, { paint: paint(!toFile && useColor(io)) });
@@ -68,7 +80,7 @@ function render(comparison: Comparison, format: Format, io: CliIO, toFile: boole
     case 'json':
       return `${JSON.stringify(comparison, null, 2)}\n`;
     case 'html':
-      return renderComparisonHtml(comparison);
+      return renderComparisonHtml(comparison, { charts: comparisonChartSections(comparison, experiments) });
     default: {
       const unreachable: never = format;
       throw new HarnessEvalError('usage', `unknown format ${String(unreachable)}`);
@@ -104,7 +116,7 @@ export async function compareAction(
     versionRuns: await sameVersionRuns(experiments, { cwd: io.cwd, store: flags.store, env: io.env }),
     thresholds,
   });
-  const text = render(comparison, format, io, flags.output !== undefined);
+  const text = render({ comparison, experiments }, format, io, flags.output !== undefined);
   if (flags.output === undefined) io.stdout.write(text);
   else {
     const target = resolve(io.cwd, flags.output);

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { storeKind } from '../../store/location.ts';
 import { type CliIO, useColor, writeLine } from '../io.ts';
-import { STORE_OPTION_HELP } from '../store-location.ts';
+import { STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 
 const examples = `
 Examples:
@@ -10,12 +12,15 @@ Examples:
   $ harnesseval report results.json -o out/junit.xml -o out/results.csv
                                                       one file per -o, format from the extension
   $ harnesseval report exp-20261201-0844 --store ci/harnesseval.db --format markdown -o pr-comment.md
+  $ harnesseval report exp-20261201-0844 -o report.html --viewer http://127.0.0.1:4173
+                                                      the HTML report links into that viewer
 `;
 
 interface ReportFlags {
   readonly format?: string;
   readonly output?: string[];
   readonly store?: string;
+  readonly viewer?: string;
 }
 
 interface ReportTarget {
@@ -26,6 +31,20 @@ interface ReportTarget {
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * Where the HTML report links: `--viewer URL` (127.0.0.1 only), else the viewer running on the
+ * store the experiment was read from, as its state file says; none for an exported FILE.json.
+ */
+async function viewerFor(reference: string, flags: ReportFlags, io: CliIO): Promise<string | undefined> {
+  const { viewerOriginFlag, viewerStateFile, runningViewerOrigin } = await import(
+    '../../viewer/state-file.ts'
+  );
+  if (flags.viewer !== undefined) return viewerOriginFlag(flags.viewer);
+  if (reference.toLowerCase().endsWith('.json') || existsSync(resolve(io.cwd, reference))) return undefined;
+  const location = storeLocation(flags.store, io);
+  return storeKind(location) === 'sqlite' ? runningViewerOrigin(viewerStateFile(location)) : undefined;
 }
 
 async function reportAction(reference: string, flags: ReportFlags, io: CliIO): Promise<void> {
@@ -40,6 +59,7 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       ? [{ format: flags.format ?? 'console' }]
       : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
   const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
+  const viewerOrigin = await viewerFor(reference, flags, io);
   const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
   // Flaky across stored runs of this harness version too, not only across this run's epochs.
   const [{ sameVersionRuns }, { flakyTasks }] = await Promise.all([
@@ -53,7 +73,11 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
     store: flags.store,
     env: io.env,
   });
-  const extra = { ...flaky, ...(annotations.length > 0 ? { annotations } : {}) };
+  const extra = {
+    ...flaky,
+    ...(annotations.length > 0 ? { annotations } : {}),
+    ...(viewerOrigin === undefined ? {} : { viewerOrigin }),
+  };
   for (const [index, target] of targets.entries()) {
     const reporter = reporters[index];
     if (reporter === undefined) continue;
@@ -88,6 +112,10 @@ export function register(program: Command, io: CliIO): void {
       [],
     )
     .option('--store <location>', STORE_OPTION_HELP)
+    .option(
+      '--viewer <url>',
+      'link the HTML report into the viewer at http://127.0.0.1:PORT (default: the viewer running on the store, if any)',
+    )
     .addHelpText('after', examples)
     .action(async (reference: string, flags: ReportFlags) => reportAction(reference, flags, io));
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { storeKind } from '../../store/location.ts';
 import { EXIT, reportError } from '../exit.ts';
 import { type CliIO, writeLine } from '../io.ts';
 import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
@@ -46,6 +47,15 @@ export async function view(flags: ViewFlags, io: CliIO): Promise<number> {
       port: flags.port,
     });
     viewer.server.on('viewer-error', (error: unknown) => reportError(io, error));
+    // A SQLite store gets a note of where its viewer runs, for the static HTML report's links.
+    const { viewerStateFile, writeViewerState, removeViewerState } = await import(
+      '../../viewer/state-file.ts'
+    );
+    const stateFile = storeKind(location) === 'sqlite' ? viewerStateFile(location) : undefined;
+    if (stateFile !== undefined)
+      await writeViewerState(stateFile, viewer.origin).catch(() =>
+        writeLine(io.stderr, `harnesseval: could not write ${stateFile}; reports will not link here`),
+      );
     writeLine(io.stdout, `HarnessEval viewer for ${shownStore(location)}`);
     writeLine(io.stdout, `open ${viewer.url}`);
     writeLine(io.stdout, '(the link carries the token that lets this browser save grades; Ctrl-C stops)');
@@ -55,6 +65,7 @@ export async function view(flags: ViewFlags, io: CliIO): Promise<number> {
       process.once('SIGTERM', resolve);
     });
     await viewer.close();
+    if (stateFile !== undefined) await removeViewerState(stateFile).catch(() => undefined);
     return EXIT.ok;
   } catch (error) {
     return reportError(io, error);

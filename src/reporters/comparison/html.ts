@@ -125,13 +125,18 @@ function metricsSection(comparison: Comparison): PageSection {
   };
 }
 
+export interface ComparisonHtmlOptions extends PageShellOptions {
+  /** Sections placed right after the forest plot (the viewer's per-task and cost–score charts). */
+  readonly charts?: readonly PageSection[];
+}
+
 /**
  * A comparison as one self-contained HTML page (the shared `renderPage` shell): the experiments
  * (ids, dates, harness), broken rules and warnings, a forest plot of the paired differences, the
  * metric table with colour and arrows and the test behind each row, totals, the sequential
  * verdict, and the flipped and flaky tasks. Every string from users and agents is escaped.
  */
-export function renderComparisonHtml(comparison: Comparison, options: PageShellOptions = {}): string {
+export function renderComparisonHtml(comparison: Comparison, options: ComparisonHtmlOptions = {}): string {
   const heading = comparisonHeading(comparison);
   const labels = heading?.labels ?? [];
   const sections: PageSection[] = [headerSection(comparison, heading)];
@@ -152,6 +157,7 @@ export function renderComparisonHtml(comparison: Comparison, options: PageShellO
   }
   const plots = comparison.pairs.map((_, i) => `<figure>${forestPlot(comparison, i)}</figure>`).join('');
   sections.push({ id: 'forest', title: 'Paired differences', html: `<div class="charts">${plots}</div>` });
+  sections.push(...(options.charts ?? []));
   sections.push(metricsSection(comparison));
   const totals = comparison.metrics
     .filter((m) => m.aggregate === 'sum')

@@ -38,6 +38,10 @@ export interface LinePoint {
   /** null leaves a gap in the line. */
   readonly y: number | null;
   readonly label?: string;
+  /** The point is a link (a timeline's version opens its experiment). */
+  readonly href?: string;
+  /** The segment from the previous point to this one is a link (the step's comparison). */
+  readonly stepHref?: string;
 }
 
 export interface LineSeries {
@@ -200,20 +204,28 @@ export function lineChart(series: readonly LineSeries[], options: ChartOptions):
   const body = series.map((s, i) => {
     let d = '';
     let pen = 'M';
+    let previous: string | undefined;
     const dots: string[] = [];
+    const steps: string[] = [];
     for (const p of s.points) {
       if (p.y === null) {
         pen = 'M';
+        previous = undefined;
         continue;
       }
-      d += `${pen}${px(f.x(p.x))} ${px(f.y(p.y))}`;
+      const at = `${px(f.x(p.x))} ${px(f.y(p.y))}`;
+      d += `${pen}${at}`;
       pen = 'L';
       const title = escapeHtml(`${s.name}: ${p.label ?? formatNumber(p.y)}`);
-      dots.push(
-        `<circle class="point" cx="${px(f.x(p.x))}" cy="${px(f.y(p.y))}" r="3"><title>${title}</title></circle>`,
-      );
+      if (p.stepHref !== undefined && previous !== undefined)
+        steps.push(
+          `<a href="${escapeHtml(p.stepHref)}" class="step"><path class="step-link" d="M${previous}L${at}"/></a>`,
+        );
+      previous = at;
+      const dot = `<circle class="point" cx="${px(f.x(p.x))}" cy="${px(f.y(p.y))}" r="${p.href === undefined ? 3 : 5}"><title>${title}</title></circle>`;
+      dots.push(p.href === undefined ? dot : `<a href="${escapeHtml(p.href)}" class="point-link">${dot}</a>`);
     }
-    return `<g class="series series-${i % 6}"><path class="line" d="${d}"/>${dots.join('')}</g>`;
+    return `<g class="series series-${i % 6}"><path class="line" d="${d}"/>${steps.join('')}${dots.join('')}</g>`;
   });
   const legend = series.map(
     (s, i) =>

@@ -2,7 +2,8 @@
  * The page's one script (runs under a CSP nonce). It reads data only from the JSON element and
  * writes text only through text nodes, never innerHTML, so agent text cannot become markup.
  * Generic parts: `table[data-table]` gets sorting on `th[data-sort]` and the filters that name it
- * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial in `#trace-panel`.
+ * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial in `#trace-panel`, and
+ * every `[data-trace-of=i]` shows trial i's trace when the page loads.
  */
 export const CLIENT_SCRIPT = `(function () {
 'use strict';
@@ -170,6 +171,12 @@ function renderTrial(trial) {
   if (absent.length > 0) parts.push(el('p', 'note', ['Not reported in this trial: ' + absent.join(', ') + '.']));
   return parts;
 }
+
+// Traces laid out by the page itself (side by side): each [data-trace-of=i] shows trial i.
+Array.prototype.forEach.call(document.querySelectorAll('[data-trace-of]'), function (box) {
+  var trial = data && data.trials ? data.trials[Number(box.getAttribute('data-trace-of'))] : null;
+  if (trial) renderTrial(trial).forEach(function (node) { box.appendChild(node); });
+});
 
 var panel = document.getElementById('trace-panel');
 document.addEventListener('click', function (event) {

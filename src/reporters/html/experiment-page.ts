@@ -18,6 +18,26 @@ export interface ExperimentHtmlOptions {
   readonly flaky?: readonly FlakyTask[];
   /** People's labels and notes on trials (from the store): shown in a section and in each trace. */
   readonly annotations?: readonly Annotation[];
+  /** A running viewer's origin (see `ReportOptions.viewerOrigin`): the report links into it. */
+  readonly viewerOrigin?: string;
+}
+
+/** Links to this experiment and its lineage in a running viewer (paths as the viewer's routes spell them). */
+function viewerSection(
+  experiment: Experiment,
+  origin: string,
+): { id: string; title: string; html: string }[] {
+  const page = `${origin}/experiments/${encodeURIComponent(experiment.id)}`;
+  const timeline = `${origin}/timeline?${new URLSearchParams({ harness: experiment.harness.name, suite: experiment.suite.id })}`;
+  return [
+    {
+      id: 'viewer',
+      title: 'In the viewer',
+      html:
+        `<p data-viewer>A viewer was running when this report was written: <a href="${escapeHtml(page)}">open this experiment</a> ` +
+        `or <a href="${escapeHtml(timeline)}">its timeline</a> there (the links work while <code>harnesseval view</code> runs on this machine).</p>`,
+    },
+  ];
 }
 
 function flakySection(flaky: readonly FlakyTask[]): { id: string; title: string; html: string }[] {
@@ -41,6 +61,7 @@ export function renderExperimentHtml(experiment: Experiment, options: Experiment
     title: `${experiment.name ?? experiment.suite.name ?? experiment.suite.id} — ${harness.name} ${harness.version}`,
     subtitle: `HarnessEval experiment ${experiment.id}`,
     sections: [
+      ...(options.viewerOrigin === undefined ? [] : viewerSection(experiment, options.viewerOrigin)),
       { id: 'summary', title: 'Summary', html: summarySection(experiment) },
       { id: 'metrics', title: 'Metrics', html: metricCardsSection(experiment.metrics) },
       ...flakySection(flaky),

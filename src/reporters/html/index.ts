@@ -36,6 +36,7 @@ export function createHtmlReporter(): ReporterV1 {
         renderExperimentHtml(experiment, {
           ...(options?.flaky ? { flaky: options.flaky } : {}),
           ...(options?.annotations ? { annotations: options.annotations } : {}),
+          ...(options?.viewerOrigin ? { viewerOrigin: options.viewerOrigin } : {}),
         }),
         options,
       );

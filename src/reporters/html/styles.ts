@@ -72,4 +72,16 @@ svg .forest-row .dot{fill:var(--muted)}svg .forest-row .ci-line{stroke:var(--mut
 svg .forest-row.better .dot{fill:var(--pass)}svg .forest-row.better .ci-line{stroke:var(--pass)}
 svg .forest-row.worse .dot{fill:var(--fail)}svg .forest-row.worse .ci-line{stroke:var(--fail)}
 svg .row-label,svg .row-value{fill:var(--fg);font-size:12px}
+svg .diagonal{stroke:var(--muted);stroke-dasharray:4 4}
+svg .task-point{fill:var(--pending);fill-opacity:.8}svg .task-point.above{fill:var(--pass)}svg .task-point.below{fill:var(--fail)}
+svg a .task-point:hover{stroke:var(--fg);stroke-width:2}
+svg .frontier-line{fill:none;stroke:var(--pass);stroke-width:2;stroke-dasharray:6 3}
+svg .cost-point .dot{fill:var(--pending)}svg .cost-point .ci-line{stroke:var(--muted);stroke-width:2}
+svg .cost-point.frontier .dot{fill:var(--pass)}
+svg .cost-point.incomplete .dot{fill:var(--bg);stroke:var(--error);stroke-width:2;stroke-dasharray:3 2}
+svg a .point:hover{stroke:var(--fg);stroke-width:2}
+svg .step-link{stroke:transparent;stroke-width:12;fill:none}svg a:hover .step-link{stroke:var(--ci)}
+.chart-notes{font-size:12px;color:var(--muted);margin:4px 0 0;padding-left:18px}
+.traces-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:16px}
+.trace-column{border:1px solid var(--line);border-radius:8px;padding:8px 12px;background:var(--card);min-width:0}
 `;

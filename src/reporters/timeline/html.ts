@@ -24,12 +24,20 @@ function fixedRange(unit: string | undefined): readonly [number, number] | undef
   return unit === 'ratio' || unit === 'score' ? [0, 1] : undefined;
 }
 
+export interface TimelineHtmlOptions extends PageShellOptions {
+  /** Makes each chart point a link to its experiment, and each step a link to its comparison. */
+  readonly links?: {
+    readonly experiment: (experimentId: string) => string;
+    readonly step: (previousId: string, experimentId: string) => string;
+  };
+}
+
 /**
  * A timeline as a self-contained HTML page: the seed's table with ▲/▼ marks, the trend of each
  * metric over the lineage, and one line chart per metric with a visible title, one tick per
  * version (in version order) and a y axis in the table's units.
  */
-export function renderTimelineHtml(timeline: Timeline, options: PageShellOptions = {}): string {
+export function renderTimelineHtml(timeline: Timeline, options: TimelineHtmlOptions = {}): string {
   const versions = timeline.points.map((p) => versionLabel(p.version));
   const head = ['Date', 'Version', ...timeline.metrics.map((m) => metricHeading(m.name))];
   const rows = timeline.points
@@ -74,11 +82,18 @@ export function renderTimelineHtml(timeline: Timeline, options: PageShellOptions
         [
           {
             name: heading,
-            points: timeline.points.map((p, i) => ({
-              x: i,
-              y: p.cells[j]?.value ?? null,
-              label: `${versionLabel(p.version)}: ${cellText(p.cells[j])}`,
-            })),
+            points: timeline.points.map((p, i) => {
+              const previous = timeline.points[i - 1];
+              return {
+                x: i,
+                y: p.cells[j]?.value ?? null,
+                label: `${versionLabel(p.version)}: ${cellText(p.cells[j])}`,
+                ...(options.links ? { href: options.links.experiment(p.experiment_id) } : {}),
+                ...(options.links && previous
+                  ? { stepHref: options.links.step(previous.experiment_id, p.experiment_id) }
+                  : {}),
+              };
+            }),
           },
         ],
         {

@@ -2,6 +2,7 @@ import { compareExperiments } from '../../compare/compare.ts';
 import type { Comparison, FlippedTask } from '../../compare/types.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
+import { comparisonChartSections } from '../../reporters/comparison/chart-sections.ts';
 import { renderComparisonHtml } from '../../reporters/comparison/html.ts';
 import { escapeHtml } from '../../reporters/html/index.ts';
 import type { PageSection } from '../../reporters/html/page.ts';
@@ -30,7 +31,8 @@ function traceSections(comparison: Comparison, experiments: readonly Experiment[
         ([change, t]) =>
           `<li data-flipped="${escapeHtml(t.task_id)}">${escapeHtml(change)} <b>${escapeHtml(t.task_id)}</b>: ` +
           `${traceLink(baseline, t.task_id, `trace in ${baseline.harness.version} (baseline)`)} · ` +
-          `${traceLink(candidate, t.task_id, `trace in ${candidate.harness.version}`)}</li>`,
+          `${traceLink(candidate, t.task_id, `trace in ${candidate.harness.version}`)} · ` +
+          `<a href="${escapeHtml(links.taskTraces(baseline.id, candidate.id, t.task_id))}">both side by side</a></li>`,
       )
       .join('');
     return [
@@ -64,6 +66,7 @@ export async function compareScreen(
   const comparison = compareExperiments(experiments);
   return renderComparisonHtml(comparison, {
     served: SERVED,
+    charts: comparisonChartSections(comparison, experiments, { taskHref: links.taskTraces }),
     sections: traceSections(comparison, experiments),
   });
 }

@@ -36,7 +36,10 @@ async function lineagesScreen(context: ScreenContext): Promise<string> {
   });
 }
 
-/** One lineage by version (the timeline reporter's page) plus a link from each version to its run. */
+/**
+ * One lineage by version (the timeline reporter's page): a chart point opens its experiment, a step
+ * between two points their comparison, and a list repeats both links.
+ */
 export async function timelineScreen(
   context: ScreenContext,
   harness?: string,
@@ -62,6 +65,7 @@ export async function timelineScreen(
     .join('');
   return renderTimelineHtml(timeline, {
     served: SERVED,
+    links: { experiment: (id) => links.experiment(id), step: (a, b) => links.compare([a, b]) },
     sections: [{ id: 'versions', title: 'Open a version or a step', html: `<ul>${steps}</ul>` }],
   });
 }

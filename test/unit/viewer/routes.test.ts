@@ -64,3 +64,17 @@ describe('links', () => {
     expect(links.timeline('javascript:x', 's')).toBe('/timeline?harness=javascript%3Ax&suite=s');
   });
 });
+
+describe('task traces side by side', () => {
+  it('round-trips a task of two experiments, and a URL missing one of them is not found', () => {
+    const link = links.taskTraces('exp a', 'exp&b', 'task/<1>');
+    expect(routeFor('GET', at(link))).toEqual({
+      kind: 'task_traces',
+      baseline: 'exp a',
+      candidate: 'exp&b',
+      task: 'task/<1>',
+    });
+    expect(routeFor('GET', at('/compare/task?a=x&task=t')).kind).toBe('not_found');
+    expect(routeFor('POST', at(link)).kind).toBe('method_not_allowed');
+  });
+});
