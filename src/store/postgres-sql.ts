@@ -1,4 +1,5 @@
-import type { ExperimentFilter } from './types.ts';
+import { recordWindow } from './record-summary.ts';
+import type { ExperimentFilter, RecordQuery } from './types.ts';
 
 /**
  * The SQL of the PostgreSQL store for one schema (its quoted name). Hot statements carry a name:
@@ -92,5 +93,36 @@ export function listExperimentsQuery(
       (SELECT count(*) FROM ${s}.records r WHERE r.experiment_id = e.id)::integer AS records
     FROM ${s}.experiments e${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY e.created_at DESC, e.seq DESC${limit}`;
+  return { text, values };
+}
+
+/**
+ * The records of one experiment a query selects, in `recordsInOrder`'s order (the primary key's
+ * range, filtered on the task and outcome columns, sorted, then the window). `ordered` false for
+ * an aggregate over them.
+ */
+export function recordsQuery(
+  s: string,
+  experimentId: string,
+  query: RecordQuery,
+  columns: string,
+  ordered: boolean,
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [experimentId];
+  const where = ['experiment_id = $1'];
+  if (query.task !== undefined) {
+    values.push(query.task);
+    where.push(`task_id = $${values.length}`);
+  }
+  if (query.outcome !== undefined) {
+    values.push(query.outcome);
+    where.push(`outcome = $${values.length}`);
+  }
+  let text = `SELECT ${columns} FROM ${s}.records WHERE ${where.join(' AND ')}`;
+  if (ordered) {
+    const { offset, limit } = recordWindow(query);
+    values.push(limit ?? null, offset);
+    text += ` ORDER BY task_index, task_id, epoch LIMIT $${values.length - 1} OFFSET $${values.length}`;
+  }
   return { text, values };
 }

@@ -19,11 +19,24 @@ import * as bookkeeping from './postgres-bookkeeping.ts';
 import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
 import { PostgresPool } from './postgres-pool.ts';
-import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
+import {
+  listExperimentsQuery,
+  type PostgresStatements,
+  postgresStatements,
+  recordsQuery,
+} from './postgres-sql.ts';
+import { summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
-import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 export interface PostgresStoreOptions {
   /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
@@ -221,20 +234,14 @@ export class PostgresStore implements ExperimentStore {
         if (text === undefined) return undefined;
         const experiment = decodeExperiment(text, experimentId);
         const rows = await client.query({ ...this.#sql.recordsInOrder, values: [experimentId] });
-        const records = rows.rows.map((raw: unknown) => {
-          const row = RecordRowSchema.safeParse(raw);
-          if (!row.success)
-            throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-          return decodeRecord(row.data.document, experimentId, row.data.run_id);
-        });
-        return { ...experiment, records };
+        return { ...experiment, records: decodeRecordRows(rows.rows, experimentId) };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );
   }
 
   /** The experiment without its records (a worker's view of what to run); undefined if absent. */
-  async experimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+  async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
     const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
       documentOf(
         (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
@@ -242,6 +249,44 @@ export class PostgresStore implements ExperimentStore {
       ),
     );
     return text === undefined ? undefined : splitExperiment(decodeExperiment(text, experimentId)).document;
+  }
+
+  async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return decodeRecordRows(await this.#recordRows(experimentId, query, 'run_id, document'), experimentId);
+  }
+
+  async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
+    const rows = await this.#recordRows(experimentId, query, 'run_id, document');
+    return rows.map((raw) => {
+      const row = recordRow(raw, experimentId);
+      return summarizeRecord(row.document, experimentId, row.run_id);
+    });
+  }
+
+  async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
+    const rows = await this.#recordRows(
+      experimentId,
+      { ...query, offset: 0 },
+      'count(*)::integer AS n',
+      false,
+    );
+    const n = (rows[0] as { n?: unknown } | undefined)?.n;
+    if (typeof n !== 'number')
+      throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
+    return n;
+  }
+
+  async #recordRows(
+    experimentId: string,
+    query: RecordQuery,
+    columns: string,
+    ordered = true,
+  ): Promise<unknown[]> {
+    const select = recordsQuery(this.#s, experimentId, query, columns, ordered);
+    return this.#db.withClient(
+      `read the runs of experiment ${experimentId}`,
+      async (client) => (await client.query(select.text, select.values)).rows,
+    );
   }
 
   /** How many records the experiment has, by outcome (`pass`, `fail`, `error`, `pending`). */
@@ -396,6 +441,20 @@ export class PostgresStore implements ExperimentStore {
       data: { experimentId },
     });
   }
+}
+
+function recordRow(raw: unknown, experimentId: string): { run_id: string; document: string } {
+  const row = RecordRowSchema.safeParse(raw);
+  if (!row.success)
+    throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+  return row.data;
+}
+
+function decodeRecordRows(rows: readonly unknown[], experimentId: string): RunRecord[] {
+  return rows.map((raw) => {
+    const row = recordRow(raw, experimentId);
+    return decodeRecord(row.document, experimentId, row.run_id);
+  });
 }
 
 function documentOf(raw: unknown, experimentId: string): string | undefined {

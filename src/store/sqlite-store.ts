@@ -7,12 +7,14 @@ import {
   checkRecord,
   decodeExperiment,
   decodeRecord,
+  type ExperimentDocument,
   encodeDocument,
   patchDocument,
   splitExperiment,
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
+import { recordWindow, summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -34,7 +36,14 @@ import {
   SUMMARY_COLUMNS,
   toSummary,
 } from './sqlite-statements.ts';
-import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 export interface SqliteStoreOptions {
   /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
@@ -169,14 +178,40 @@ export class SqliteStore implements ExperimentStore {
     return this.#read(() => {
       const read = snapshot.deferred();
       if (read === undefined) return undefined;
-      const experiment = read.document;
-      const records = read.rows.map((raw) => {
-        const row = RecordRowSchema.safeParse(raw);
-        if (!row.success)
-          throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-        return decodeRecord(row.data.document, experimentId, row.data.run_id);
-      });
-      return { ...experiment, records };
+      return { ...read.document, records: read.rows.map((raw) => this.#decodeRow(raw, experimentId)) };
+    });
+  }
+
+  async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+    return this.#read(() => {
+      const document = this.#readDocument(experimentId);
+      return document === undefined ? undefined : splitExperiment(document).document;
+    });
+  }
+
+  async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return this.#read(() =>
+      this.#recordRows(experimentId, query, 'run_id, document').map((raw) =>
+        this.#decodeRow(raw, experimentId),
+      ),
+    );
+  }
+
+  async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
+    return this.#read(() =>
+      this.#recordRows(experimentId, query, 'run_id, document').map((raw) => {
+        const row = recordRowOf(raw, experimentId);
+        return summarizeRecord(row.document, experimentId, row.run_id);
+      }),
+    );
+  }
+
+  async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
+    return this.#read(() => {
+      const [row] = this.#recordRows(experimentId, query, 'count(*) AS n', false) as { n?: unknown }[];
+      if (typeof row?.n !== 'number')
+        throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
+      return row.n;
     });
   }
 
@@ -351,6 +386,32 @@ export class SqliteStore implements ExperimentStore {
     return row.data.document;
   }
 
+  /** The rows a query selects, in getExperiment's order (`ordered` false: an aggregate over them). */
+  #recordRows(experimentId: string, query: RecordQuery, columns: string, ordered = true): unknown[] {
+    const where = ['experiment_id = ?'];
+    const params: (string | number)[] = [experimentId];
+    if (query.task !== undefined) {
+      where.push('task_id = ?');
+      params.push(query.task);
+    }
+    if (query.outcome !== undefined) {
+      where.push('outcome = ?');
+      params.push(query.outcome);
+    }
+    let sql = `SELECT ${columns} FROM records WHERE ${where.join(' AND ')}`;
+    if (ordered) {
+      const { offset, limit } = recordWindow(query);
+      sql += ' ORDER BY task_index, task_id, epoch, rowid LIMIT ? OFFSET ?';
+      params.push(limit ?? -1, offset);
+    }
+    return this.#db.prepare(sql).all(...params);
+  }
+
+  #decodeRow(raw: unknown, experimentId: string): RunRecord {
+    const row = recordRowOf(raw, experimentId);
+    return decodeRecord(row.document, experimentId, row.run_id);
+  }
+
   #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>) {
     return {
       experiment_id: experimentId,
@@ -407,6 +468,13 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function recordRowOf(raw: unknown, experimentId: string): { run_id: string; document: string } {
+  const row = RecordRowSchema.safeParse(raw);
+  if (!row.success)
+    throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+  return row.data;
 }
 
 function notFound(experimentId: string, path: string): HarnessEvalError {
