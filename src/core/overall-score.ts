@@ -1,4 +1,5 @@
 import type { ErrorKind } from './agent-output.ts';
+import type { Experiment } from './experiment.ts';
 import type { RunRecord } from './run-record.ts';
 
 /**
@@ -35,6 +36,9 @@ export interface OverallScore {
 export type ScoredTrial = Pick<RunRecord, 'task_id' | 'outcome' | 'scores' | 'error_kind'> & {
   readonly output?: Pick<RunRecord['output'], 'error_kind'>;
 };
+
+/** An experiment as the overall score reads it: its suite and the trials it scores. */
+export type ScoredExperiment = Omit<Experiment, 'records'> & { readonly records: readonly ScoredTrial[] };
 
 /** The record's error kind: its own (environment), else the adapter's (records stored before). */
 export function recordErrorKind(record: ScoredTrial): ErrorKind | undefined {

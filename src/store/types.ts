@@ -39,7 +39,7 @@ export interface RecordSummary {
   readonly duration_seconds: number;
   readonly cost_usd: number | null;
   /** The record's error kind, else its adapter output's (as `recordErrorKind` reads it). */
-  readonly error_kind?: ErrorKind | undefined;
+  readonly error_kind?: ErrorKind;
   /** Rubric or human criteria still waiting for a grade. */
   readonly pending_criteria: number;
 }
