@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorKindSchema } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema } from '../core/evaluation.ts';
-import { RunRecordSchema } from '../core/run-record.ts';
+import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { describeIssues } from './documents.ts';
 import type { RecordQuery, RecordSummary } from './types.ts';
 
@@ -26,6 +26,67 @@ const SummarySourceSchema = z.object({
   criteria: z.array(z.object({ status: criterion.status, verification: criterion.verification })),
 });
 
+const OUTCOMES: ReadonlySet<unknown> = new Set(fields.outcome.options);
+const ERROR_KINDS: ReadonlySet<unknown> = new Set(ErrorKindSchema.options);
+const STATUSES: ReadonlySet<unknown> = new Set(criterion.status.options);
+const VERIFICATIONS: ReadonlySet<unknown> = new Set(criterion.verification.options);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * The summary when every field it reads is as SummarySourceSchema demands (absent ones take the
+ * schema's defaults), else undefined. The same verdict as the schema, in plain checks: 10,000
+ * zod parses cost more than the page they are for; the schema still writes the message.
+ */
+export function summaryOf(value: unknown, runId: string): RecordSummary | undefined {
+  if (!isObject(value)) return undefined;
+  const { task_id, outcome, duration_seconds, output } = value;
+  const epoch = value['epoch'] ?? 0;
+  const scores = value['scores'] ?? {};
+  const cost = value['cost_usd'] === undefined ? null : value['cost_usd'];
+  const criteria = value['criteria'] ?? [];
+  if (value['run_id'] !== runId || typeof task_id !== 'string' || !isCount(epoch)) return undefined;
+  if (!OUTCOMES.has(outcome) || !isAmount(duration_seconds) || (cost !== null && !isAmount(cost)))
+    return undefined;
+  if (!isObject(scores) || !Object.values(scores).every((v) => isAmount(v) && v <= 1)) return undefined;
+  if (!isObject(output) || !Array.isArray(criteria)) return undefined;
+  const kind = value['error_kind'] ?? output['error_kind'];
+  if (value['error_kind'] !== undefined && !ERROR_KINDS.has(value['error_kind'])) return undefined;
+  if (output['error_kind'] !== undefined && !ERROR_KINDS.has(output['error_kind'])) return undefined;
+  let pending = 0;
+  for (const c of criteria) {
+    if (!isObject(c) || !STATUSES.has(c['status']) || !VERIFICATIONS.has(c['verification'])) return undefined;
+    if (c['status'] === 'pending' && c['verification'] !== 'automated') pending++;
+  }
+  return {
+    run_id: runId,
+    task_id,
+    epoch,
+    outcome: outcome as RecordSummary['outcome'],
+    scores: scores as Record<string, number>,
+    duration_seconds,
+    cost_usd: cost,
+    ...(kind === undefined ? {} : { error_kind: kind as NonNullable<RecordSummary['error_kind']> }),
+    pending_criteria: pending,
+  };
+}
+
+/** Why a stored record's summary fields are not valid: the schema's located message, as a `store` error. */
+function corruptSummary(value: unknown, what: string): HarnessEvalError {
+  const parsed = SummarySourceSchema.safeParse(value);
+  const reason = parsed.success
+    ? 'its summary fields disagree with the schema'
+    : describeIssues(parsed.error).join('; ');
+  return new HarnessEvalError(
+    'store',
+    `${what} is corrupt: ${reason}`,
+    parsed.success ? {} : { cause: parsed.error },
+  );
+}
+
 /** The summary of one stored record (its JSON text); a damaged one fails with `store`, naming it. */
 export function summarizeRecord(text: string, experimentId: string, runId: string): RecordSummary {
   const what = `stored run ${runId} of experiment ${experimentId}`;
@@ -35,27 +96,11 @@ export function summarizeRecord(text: string, experimentId: string, runId: strin
   } catch (error) {
     throw new HarnessEvalError('store', `${what} is corrupt: not JSON`, { cause: error });
   }
-  const parsed = SummarySourceSchema.safeParse(value);
-  if (!parsed.success)
-    throw new HarnessEvalError('store', `${what} is corrupt: ${describeIssues(parsed.error).join('; ')}`, {
-      cause: parsed.error,
-    });
-  const r = parsed.data;
-  if (r.run_id !== runId)
-    throw new HarnessEvalError('store', `${what} is corrupt: its document has run_id ${r.run_id}`);
-  const errorKind = r.error_kind ?? r.output.error_kind;
-  return {
-    run_id: r.run_id,
-    task_id: r.task_id,
-    epoch: r.epoch,
-    outcome: r.outcome,
-    scores: r.scores,
-    duration_seconds: r.duration_seconds,
-    cost_usd: r.cost_usd,
-    ...(errorKind === undefined ? {} : { error_kind: errorKind }),
-    pending_criteria: r.criteria.filter((c) => c.status === 'pending' && c.verification !== 'automated')
-      .length,
-  };
+  const summary = summaryOf(value, runId);
+  if (summary !== undefined) return summary;
+  if (isObject(value) && value['run_id'] !== runId && typeof value['run_id'] === 'string')
+    throw new HarnessEvalError('store', `${what} is corrupt: its document has run_id ${value['run_id']}`);
+  throw corruptSummary(value, what);
 }
 
 /** A query's window as whole non-negative numbers; `limit` undefined means all. */
@@ -65,4 +110,46 @@ export function recordWindow(query: RecordQuery): { offset: number; limit: numbe
     offset: query.offset === undefined ? 0 : whole(query.offset),
     limit: query.limit === undefined ? undefined : whole(query.limit),
   };
+}
+
+/**
+ * The fields of a record its summary is made of, in the record's own shape: stored beside the
+ * document (a `summary` column) when the record is written, so a summary read parses ~200 bytes
+ * per trial instead of the whole document.
+ */
+export function summarySource(record: RunRecord): string {
+  return JSON.stringify({
+    run_id: record.run_id,
+    task_id: record.task_id,
+    epoch: record.epoch,
+    outcome: record.outcome,
+    scores: record.scores,
+    duration_seconds: record.duration_seconds,
+    cost_usd: record.cost_usd,
+    ...(record.error_kind === undefined ? {} : { error_kind: record.error_kind }),
+    output: record.output.error_kind === undefined ? {} : { error_kind: record.output.error_kind },
+    criteria: record.criteria.map((c) => ({ status: c.status, verification: c.verification })),
+  });
+}
+
+/**
+ * A stored row's summary: from its `summary` column when that holds a valid one, else from the
+ * document (rows written before the column existed, or a damaged column), which fails located.
+ */
+export function summaryOfRow(
+  row: { readonly run_id: string; readonly summary: string | null },
+  experimentId: string,
+  document: () => string,
+): RecordSummary {
+  if (row.summary !== null) {
+    let value: unknown;
+    try {
+      value = JSON.parse(row.summary);
+    } catch {
+      value = undefined;
+    }
+    const found = summaryOf(value, row.run_id);
+    if (found !== undefined) return found;
+  }
+  return summarizeRecord(document(), experimentId, row.run_id);
 }

@@ -14,7 +14,8 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { recordWindow, summarizeRecord } from './record-summary.ts';
+import { userVersion } from './migrations.ts';
+import { recordWindow, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -31,6 +32,7 @@ import {
   DocumentRowSchema,
   prepareBookkeeping,
   prepareStatements,
+  prepareUpsertRecord,
   RecordRowSchema,
   type Statements,
   SUMMARY_COLUMNS,
@@ -86,6 +88,8 @@ export class SqliteStore implements ExperimentStore {
   readonly #cleanup: () => void;
   readonly #busyBudgetMs: number;
   #bookkeeping: BookkeepingStatements | undefined;
+  #version: number | undefined;
+  #upsertRecord: ReturnType<typeof prepareUpsertRecord> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
@@ -130,7 +134,7 @@ export class SqliteStore implements ExperimentStore {
             finished_at: checked.finished_at ?? null,
             document: documentText,
           });
-          for (const row of recordRows) this.#statements.upsertRecord.run(row);
+          for (const row of recordRows) this.#upsert().run(row);
         })
         .immediate();
     });
@@ -143,7 +147,7 @@ export class SqliteStore implements ExperimentStore {
     const row = this.#recordRow(experimentId, checked, indexes);
     // A single statement in autocommit mode is its own transaction, committed (and fsynced) on return.
     await this.#write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
-      this.#statements.upsertRecord.run(row);
+      this.#upsert().run(row);
     });
   }
 
@@ -199,9 +203,13 @@ export class SqliteStore implements ExperimentStore {
 
   async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
     return this.#read(() =>
-      this.#recordRows(experimentId, query, 'run_id, document').map((raw) => {
-        const row = recordRowOf(raw, experimentId);
-        return summarizeRecord(row.document, experimentId, row.run_id);
+      this.#summaryRows(experimentId, query).map((raw) => {
+        const row = raw as { run_id?: unknown; summary?: unknown };
+        if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
+          throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+        return summaryOfRow({ run_id: row.run_id, summary: row.summary }, experimentId, () =>
+          this.#documentOfRun(experimentId, row.run_id as string),
+        );
       }),
     );
   }
@@ -407,6 +415,29 @@ export class SqliteStore implements ExperimentStore {
     return this.#db.prepare(sql).all(...params);
   }
 
+  /** Rows of run_id and summary; a file older than schema 4 (opened read-only) has documents only. */
+  #summaryRows(experimentId: string, query: RecordQuery): unknown[] {
+    if (this.#schemaVersion() >= 4) return this.#recordRows(experimentId, query, 'run_id, summary');
+    return this.#recordRows(experimentId, query, 'run_id, NULL AS summary');
+  }
+
+  #upsert() {
+    this.#upsertRecord ??= prepareUpsertRecord(this.#db);
+    return this.#upsertRecord;
+  }
+
+  #schemaVersion(): number {
+    this.#version ??= userVersion(this.#db);
+    return this.#version;
+  }
+
+  #documentOfRun(experimentId: string, runId: string): string {
+    const raw = this.#db
+      .prepare('SELECT run_id, document FROM records WHERE experiment_id = ? AND run_id = ?')
+      .get(experimentId, runId);
+    return recordRowOf(raw, experimentId).document;
+  }
+
   #decodeRow(raw: unknown, experimentId: string): RunRecord {
     const row = recordRowOf(raw, experimentId);
     return decodeRecord(row.document, experimentId, row.run_id);
@@ -421,6 +452,7 @@ export class SqliteStore implements ExperimentStore {
       task_index: taskIndexOf(indexes, record.task_id),
       outcome: record.outcome,
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+      summary: summarySource(record),
     };
   }
 
