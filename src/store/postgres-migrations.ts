@@ -67,6 +67,12 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // As SQLite's version 4: each record's summary fields beside its document (NULL for rows
+    // written before, summarised from their documents on read).
+    version: 3,
+    sql: (s) => `ALTER TABLE ${s}.records ADD COLUMN summary text;`,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -25,7 +25,7 @@ import {
   postgresStatements,
   recordsQuery,
 } from './postgres-sql.ts';
-import { summarizeRecord } from './record-summary.ts';
+import { summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
@@ -62,8 +62,8 @@ export interface PostgresStoreOptions {
 /** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
 const RECORD_BATCH = 1000;
 
-/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document. */
-type RecordRow = [string, number, string, number, string, string];
+/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document, summary. */
+type RecordRow = [string, number, string, number, string, string, string];
 
 interface RecordWrite {
   readonly experimentId: string;
@@ -161,7 +161,7 @@ export class PostgresStore implements ExperimentStore {
       for (let start = 0; start < rows.length; start += RECORD_BATCH) {
         const batch = rows.slice(start, start + RECORD_BATCH);
         const column = (i: number) => batch.map((row) => row[i]);
-        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5].map(column)]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5, 6].map(column)]);
       }
     });
     this.#taskOrder.set(checked.id, indexes);
@@ -256,11 +256,20 @@ export class PostgresStore implements ExperimentStore {
   }
 
   async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
-    const rows = await this.#recordRows(experimentId, query, 'run_id, document');
-    return rows.map((raw) => {
-      const row = recordRow(raw, experimentId);
-      return summarizeRecord(row.document, experimentId, row.run_id);
-    });
+    const rows = await this.#recordRows(experimentId, query, 'run_id, summary');
+    const summaries: RecordSummary[] = [];
+    for (const raw of rows) {
+      const row = raw as { run_id?: unknown; summary?: unknown };
+      if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
+        throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+      const runId = row.run_id;
+      // A row without a valid summary (written before the column) is read whole.
+      const found = summaryOfRow({ run_id: runId, summary: row.summary }, experimentId);
+      summaries.push(
+        found ?? summarizeRecord(await this.#documentOfRun(experimentId, runId), experimentId, runId),
+      );
+    }
+    return summaries;
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
@@ -274,6 +283,20 @@ export class PostgresStore implements ExperimentStore {
     if (typeof n !== 'number')
       throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
     return n;
+  }
+
+  async #documentOfRun(experimentId: string, runId: string): Promise<string> {
+    const rows = await this.#db.withClient(
+      `read run ${runId} of experiment ${experimentId}`,
+      async (client) =>
+        (
+          await client.query(
+            `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = $2`,
+            [experimentId, runId],
+          )
+        ).rows,
+    );
+    return recordRow(rows[0], experimentId).document;
   }
 
   async #recordRows(
@@ -381,7 +404,7 @@ export class PostgresStore implements ExperimentStore {
 
   async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
     const column = (i: number) => writes.map((write) => write.row[i]);
-    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5].map(column)];
+    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5, 6].map(column)];
     await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
       await client.query({ ...this.#sql.upsertRecords, values });
     });
@@ -433,6 +456,7 @@ export class PostgresStore implements ExperimentStore {
       taskIndexOf(indexes, record.task_id),
       record.outcome,
       encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+      summarySource(record),
     ];
   }
 

@@ -132,24 +132,15 @@ export function summarySource(record: RunRecord): string {
   });
 }
 
-/**
- * A stored row's summary: from its `summary` column when that holds a valid one, else from the
- * document (rows written before the column existed, or a damaged column), which fails located.
- */
+/** A stored row's summary from its `summary` column; undefined when it has none or no valid one. */
 export function summaryOfRow(
   row: { readonly run_id: string; readonly summary: string | null },
-  experimentId: string,
-  document: () => string,
-): RecordSummary {
-  if (row.summary !== null) {
-    let value: unknown;
-    try {
-      value = JSON.parse(row.summary);
-    } catch {
-      value = undefined;
-    }
-    const found = summaryOf(value, row.run_id);
-    if (found !== undefined) return found;
+  _experimentId: string,
+): RecordSummary | undefined {
+  if (row.summary === null) return undefined;
+  try {
+    return summaryOf(JSON.parse(row.summary), row.run_id);
+  } catch {
+    return undefined;
   }
-  return summarizeRecord(document(), experimentId, row.run_id);
 }

@@ -15,7 +15,7 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { userVersion } from './migrations.ts';
-import { recordWindow, summaryOfRow, summarySource } from './record-summary.ts';
+import { recordWindow, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -207,8 +207,10 @@ export class SqliteStore implements ExperimentStore {
         const row = raw as { run_id?: unknown; summary?: unknown };
         if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
           throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-        return summaryOfRow({ run_id: row.run_id, summary: row.summary }, experimentId, () =>
-          this.#documentOfRun(experimentId, row.run_id as string),
+        const runId = row.run_id;
+        return (
+          summaryOfRow({ run_id: runId, summary: row.summary }, experimentId) ??
+          summarizeRecord(this.#documentOfRun(experimentId, runId), experimentId, runId)
         );
       }),
     );
