@@ -1,4 +1,5 @@
 import type { ErrorKind } from './agent-output.ts';
+import type { Experiment } from './experiment.ts';
 import type { RunRecord } from './run-record.ts';
 
 /**
@@ -28,22 +29,33 @@ export interface OverallScore {
   readonly per_task: ReadonlyMap<string, number>;
 }
 
+/**
+ * What the overall score reads of a trial: a whole record, or a store's summary of one (whose
+ * `error_kind` already is the record's, else the adapter's, and which carries no output).
+ */
+export type ScoredTrial = Pick<RunRecord, 'task_id' | 'outcome' | 'scores' | 'error_kind'> & {
+  readonly output?: Pick<RunRecord['output'], 'error_kind'>;
+};
+
+/** An experiment as the overall score reads it: its suite and the trials it scores. */
+export type ScoredExperiment = Omit<Experiment, 'records'> & { readonly records: readonly ScoredTrial[] };
+
 /** The record's error kind: its own (environment), else the adapter's (records stored before). */
-export function recordErrorKind(record: RunRecord): ErrorKind | undefined {
-  return record.error_kind ?? record.output.error_kind;
+export function recordErrorKind(record: ScoredTrial): ErrorKind | undefined {
+  return record.error_kind ?? record.output?.error_kind;
 }
 
 /** An errored trial whose checks could not run where they ran: it says nothing about the harness. */
-export function isEnvironmentError(record: RunRecord): boolean {
+export function isEnvironmentError(record: ScoredTrial): boolean {
   return record.outcome === 'error' && recordErrorKind(record) === 'environment';
 }
 
 /** The trial has an outcome that measures the harness: passed, failed or errored by the harness. */
-export function isDecided(record: RunRecord): boolean {
+export function isDecided(record: ScoredTrial): boolean {
   return record.outcome !== 'pending' && !isEnvironmentError(record);
 }
 
-function trialOverall(record: RunRecord): number {
+function trialOverall(record: ScoredTrial): number {
   if (record.outcome === 'error') return 0;
   return record.scores['overall'] ?? (record.outcome === 'pass' ? 1 : 0);
 }
@@ -67,7 +79,7 @@ function weightedMean(
 }
 
 export function overallScore(
-  records: readonly RunRecord[],
+  records: readonly ScoredTrial[],
   tasks: readonly { readonly id: string; readonly weight: number }[],
 ): OverallScore {
   const weights = new Map(tasks.map((t) => [t.id, t.weight]));

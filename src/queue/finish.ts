@@ -30,7 +30,7 @@ export async function finishIfComplete(
   experimentId: string,
   options: { readonly interrupted?: boolean } = {},
 ): Promise<boolean> {
-  const current = await store.experimentDocument(experimentId);
+  const current = await store.getExperimentDocument(experimentId);
   if (current === undefined || current.status !== 'running') return false;
   const { stored } = await storedTrials(store, experimentId);
   const complete = stored >= plannedTrials(current);

@@ -46,7 +46,7 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
   const started = performance.now();
   let ids: string[] | undefined;
   while (options.signal?.aborted !== true) {
-    const experiment = await options.store.experimentDocument(options.experimentId);
+    const experiment = await options.store.getExperimentDocument(options.experimentId);
     if (experiment === undefined) return undefined;
     ids ??= planJobIds(experiment);
     const { stored, byOutcome } = await storedTrials(options.store, experiment.id);
@@ -70,7 +70,7 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
       if (options.suite === undefined) return { experiment };
       const interrupted = stored < total;
       await finishIfComplete(options.store, options.suite, experiment.id, { interrupted });
-      const finished = (await options.store.experimentDocument(experiment.id)) ?? experiment;
+      const finished = (await options.store.getExperimentDocument(experiment.id)) ?? experiment;
       if (!interrupted) return { experiment: finished };
       const reason = await options.queue.lastFailure(ids);
       return {
@@ -92,7 +92,7 @@ export async function cancelExperiment(
   queue: TrialQueue,
   experimentId: string,
 ): Promise<{ readonly cancelled: number; readonly wasRunning: boolean }> {
-  const experiment = await store.experimentDocument(experimentId);
+  const experiment = await store.getExperimentDocument(experimentId);
   if (experiment === undefined) return { cancelled: 0, wasRunning: false };
   const cancelled = await queue.cancel(planJobIds(experiment));
   const wasRunning = await store.updateExperimentLocked(experimentId, (locked) =>

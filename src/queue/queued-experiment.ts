@@ -66,7 +66,7 @@ export interface OpenQueuedOptions {
 
 /** Prepares to run trials of a queued experiment exactly as the local runner would. */
 export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<QueuedExperiment> {
-  const experiment = await options.store.experimentDocument(options.experimentId);
+  const experiment = await options.store.getExperimentDocument(options.experimentId);
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `no experiment ${options.experimentId} in the store`);
   const plan = queuePlanOf(experiment);

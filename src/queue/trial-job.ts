@@ -88,7 +88,10 @@ export function planJobIds(experiment: {
 
 /** The store a queue needs: PostgreSQL's, with its exactly-once commit and locked update. */
 export type QueueStore = ExperimentStore &
-  Pick<PostgresStore, 'appendRecordOnce' | 'updateExperimentLocked' | 'experimentDocument' | 'outcomeCounts'>;
+  Pick<
+    PostgresStore,
+    'appendRecordOnce' | 'updateExperimentLocked' | 'getExperimentDocument' | 'outcomeCounts'
+  >;
 
 export function asQueueStore(store: ExperimentStore): QueueStore {
   const candidate = store as Partial<QueueStore>;

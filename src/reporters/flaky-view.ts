@@ -1,12 +1,11 @@
-import type { Experiment } from '../core/experiment.ts';
-import { type FlakyTask, flakyTasks } from '../metrics/flaky.ts';
+import { type FlakinessRun, type FlakyTask, flakyTasks } from '../metrics/flaky.ts';
 import type { ReportOptions } from './types.ts';
 
 /**
  * The flaky tasks a report marks: those the caller found across stored runs of the same harness
  * version (`options.flaky`), else those whose verdict differs between this experiment's epochs.
  */
-export function reportFlaky(experiment: Experiment, options: ReportOptions = {}): readonly FlakyTask[] {
+export function reportFlaky(experiment: FlakinessRun, options: ReportOptions = {}): readonly FlakyTask[] {
   return options.flaky ?? flakyTasks([experiment]);
 }
 

@@ -1,5 +1,5 @@
 import type { Experiment } from '../core/experiment.ts';
-import { overallScore } from '../core/overall-score.ts';
+import { overallScore, type ScoredExperiment } from '../core/overall-score.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { firstFailure } from '../util/first-failure.ts';
 
@@ -38,7 +38,7 @@ export function agentLatency(record: RunRecord): number | null {
  * The experiment's overall score (the one definition in `core/overall-score.ts`) as text, with
  * the counts it rests on when any trial is not decided: `0.867 (1 decided, 5 pending)`.
  */
-export function overallScoreText(experiment: Experiment, digits = 3): string {
+export function overallScoreText(experiment: ScoredExperiment, digits = 3): string {
   const tasks = experiment.suite.tasks.length > 0 ? experiment.suite.tasks : taskIds(experiment);
   const score = overallScore(experiment.records, tasks);
   const value = score.value === null ? 'n/a' : score.value.toFixed(digits);
@@ -53,7 +53,7 @@ export function overallScoreText(experiment: Experiment, digits = 3): string {
   return notes.length === 0 ? value : `${value} (${notes.join('; ')})`;
 }
 
-function taskIds(experiment: Experiment): { id: string; weight: number }[] {
+function taskIds(experiment: ScoredExperiment): { id: string; weight: number }[] {
   return [...new Set(experiment.records.map((r) => r.task_id))].map((id) => ({ id, weight: 1 }));
 }
 

@@ -1,19 +1,21 @@
 import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
-import type { RunRecord } from '../core/run-record.ts';
+import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
 import {
   checkExperiment,
   checkRecord,
   decodeExperiment,
   decodeRecord,
+  type ExperimentDocument,
   encodeDocument,
   patchDocument,
   splitExperiment,
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
+import { recordWindow, summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -23,12 +25,20 @@ import {
   type StoredChildProcess,
   sameProcess,
 } from './run-bookkeeping.ts';
-import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 interface StoredRecord {
   readonly runId: string;
   readonly taskId: string;
   readonly epoch: number;
+  readonly outcome: Outcome;
   readonly taskIndex: number;
   readonly document: string;
 }
@@ -107,13 +117,34 @@ export class MemoryStore implements ExperimentStore {
     const stored = this.#experiments.get(experimentId);
     if (stored === undefined) return undefined;
     const experiment = decodeExperiment(stored.document, experimentId);
-    const rows = [...stored.records.values()].sort(
-      (a, b) =>
-        a.taskIndex - b.taskIndex ||
-        (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0) ||
-        a.epoch - b.epoch,
-    );
+    const rows = this.#selected(stored, {});
     return { ...experiment, records: rows.map((row) => decodeRecord(row.document, experimentId, row.runId)) };
+  }
+
+  async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    return stored === undefined
+      ? undefined
+      : splitExperiment(decodeExperiment(stored.document, experimentId)).document;
+  }
+
+  async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return this.#window(experimentId, query).map((row) =>
+      decodeRecord(row.document, experimentId, row.runId),
+    );
+  }
+
+  async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
+    return this.#window(experimentId, query).map((row) =>
+      summarizeRecord(row.document, experimentId, row.runId),
+    );
+  }
+
+  async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    return stored === undefined ? 0 : this.#selected(stored, query).length;
   }
 
   async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
@@ -219,6 +250,29 @@ export class MemoryStore implements ExperimentStore {
     this.#closed = true;
   }
 
+  /** The rows the query's filters select, in suite-task order, then task id, epoch, insertion. */
+  #selected(stored: StoredExperiment, query: RecordQuery): StoredRecord[] {
+    const rows = [...stored.records.values()].filter(
+      (row) =>
+        (query.task === undefined || row.taskId === query.task) &&
+        (query.outcome === undefined || row.outcome === query.outcome),
+    );
+    return rows.sort(
+      (a, b) =>
+        a.taskIndex - b.taskIndex ||
+        (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0) ||
+        a.epoch - b.epoch,
+    );
+  }
+
+  #window(experimentId: string, query: RecordQuery): StoredRecord[] {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    if (stored === undefined) return [];
+    const { offset, limit } = recordWindow(query);
+    return this.#selected(stored, query).slice(offset, limit === undefined ? undefined : offset + limit);
+  }
+
   #get(experimentId: string): StoredExperiment {
     const stored = this.#experiments.get(experimentId);
     if (stored === undefined) {
@@ -234,6 +288,7 @@ export class MemoryStore implements ExperimentStore {
       runId: record.run_id,
       taskId: record.task_id,
       epoch: record.epoch,
+      outcome: record.outcome,
       taskIndex: taskIndexOf(stored.taskOrder, record.task_id),
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
     };

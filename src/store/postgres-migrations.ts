@@ -81,6 +81,12 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX annotations_by_experiment ON ${s}.annotations (experiment_id, id);
     `,
   },
+  {
+    // As SQLite's version 5: each record's summary fields beside its document (NULL for rows
+    // written before, summarised from their documents on read).
+    version: 4,
+    sql: (s) => `ALTER TABLE ${s}.records ADD COLUMN summary text;`,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

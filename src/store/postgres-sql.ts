@@ -1,4 +1,5 @@
-import type { ExperimentFilter } from './types.ts';
+import { recordWindow } from './record-summary.ts';
+import type { ExperimentFilter, RecordQuery } from './types.ts';
 
 /**
  * The SQL of the PostgreSQL store for one schema (its quoted name). Hot statements carry a name:
@@ -11,28 +12,30 @@ export function postgresStatements(s: string) {
         (id, name, suite_id, harness_name, harness_version, status, outcome, created_at, finished_at, document)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     /** Many records in one statement: one array per column. */
-    insertRecords: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document)
-      SELECT $1, * FROM unnest($2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[])`,
+    insertRecords: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
+      SELECT $1, * FROM unnest($2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[])`,
     upsertRecord: {
       name: name('upsert-record'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
         ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
-          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document`,
+          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
+          summary = excluded.summary`,
     },
     /** Many trials' records at once (group commit), each replacing the record with its run_id. */
     upsertRecords: {
       name: name('upsert-records'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[])
         ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
-          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document`,
+          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
+          summary = excluded.summary`,
     },
     /** The queue's commit: the first record of a trial wins, a late duplicate changes nothing. */
     insertRecordOnce: {
       name: name('insert-record-once'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
         ON CONFLICT (experiment_id, task_id, epoch) DO NOTHING`,
     },
     experimentDocument: {
@@ -92,5 +95,36 @@ export function listExperimentsQuery(
       (SELECT count(*) FROM ${s}.records r WHERE r.experiment_id = e.id)::integer AS records
     FROM ${s}.experiments e${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY e.created_at DESC, e.seq DESC${limit}`;
+  return { text, values };
+}
+
+/**
+ * The records of one experiment a query selects, in `recordsInOrder`'s order (the primary key's
+ * range, filtered on the task and outcome columns, sorted, then the window). `ordered` false for
+ * an aggregate over them.
+ */
+export function recordsQuery(
+  s: string,
+  experimentId: string,
+  query: RecordQuery,
+  columns: string,
+  ordered: boolean,
+): { text: string; values: unknown[] } {
+  const values: unknown[] = [experimentId];
+  const where = ['experiment_id = $1'];
+  if (query.task !== undefined) {
+    values.push(query.task);
+    where.push(`task_id = $${values.length}`);
+  }
+  if (query.outcome !== undefined) {
+    values.push(query.outcome);
+    where.push(`outcome = $${values.length}`);
+  }
+  let text = `SELECT ${columns} FROM ${s}.records WHERE ${where.join(' AND ')}`;
+  if (ordered) {
+    const { offset, limit } = recordWindow(query);
+    values.push(limit ?? null, offset);
+    text += ` ORDER BY task_index, task_id, epoch LIMIT $${values.length - 1} OFFSET $${values.length}`;
+  }
   return { text, values };
 }

@@ -21,11 +21,24 @@ import * as bookkeeping from './postgres-bookkeeping.ts';
 import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
 import { PostgresPool } from './postgres-pool.ts';
-import { listExperimentsQuery, type PostgresStatements, postgresStatements } from './postgres-sql.ts';
+import {
+  listExperimentsQuery,
+  type PostgresStatements,
+  postgresStatements,
+  recordsQuery,
+} from './postgres-sql.ts';
+import { summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
-import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 export interface PostgresStoreOptions {
   /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
@@ -51,8 +64,8 @@ export interface PostgresStoreOptions {
 /** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
 const RECORD_BATCH = 1000;
 
-/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document. */
-type RecordRow = [string, number, string, number, string, string];
+/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document, summary. */
+type RecordRow = [string, number, string, number, string, string, string];
 
 interface RecordWrite {
   readonly experimentId: string;
@@ -150,7 +163,7 @@ export class PostgresStore implements ExperimentStore {
       for (let start = 0; start < rows.length; start += RECORD_BATCH) {
         const batch = rows.slice(start, start + RECORD_BATCH);
         const column = (i: number) => batch.map((row) => row[i]);
-        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5].map(column)]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5, 6].map(column)]);
       }
     });
     this.#taskOrder.set(checked.id, indexes);
@@ -223,20 +236,14 @@ export class PostgresStore implements ExperimentStore {
         if (text === undefined) return undefined;
         const experiment = decodeExperiment(text, experimentId);
         const rows = await client.query({ ...this.#sql.recordsInOrder, values: [experimentId] });
-        const records = rows.rows.map((raw: unknown) => {
-          const row = RecordRowSchema.safeParse(raw);
-          if (!row.success)
-            throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-          return decodeRecord(row.data.document, experimentId, row.data.run_id);
-        });
-        return { ...experiment, records };
+        return { ...experiment, records: decodeRecordRows(rows.rows, experimentId) };
       },
       'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
     );
   }
 
   /** The experiment without its records (a worker's view of what to run); undefined if absent. */
-  async experimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+  async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
     const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
       documentOf(
         (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
@@ -244,6 +251,67 @@ export class PostgresStore implements ExperimentStore {
       ),
     );
     return text === undefined ? undefined : splitExperiment(decodeExperiment(text, experimentId)).document;
+  }
+
+  async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return decodeRecordRows(await this.#recordRows(experimentId, query, 'run_id, document'), experimentId);
+  }
+
+  async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
+    const rows = await this.#recordRows(experimentId, query, 'run_id, summary');
+    const summaries: RecordSummary[] = [];
+    for (const raw of rows) {
+      const row = raw as { run_id?: unknown; summary?: unknown };
+      if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
+        throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+      const runId = row.run_id;
+      // A row without a valid summary (written before the column) is read whole.
+      const found = summaryOfRow({ run_id: runId, summary: row.summary }, experimentId);
+      summaries.push(
+        found ?? summarizeRecord(await this.#documentOfRun(experimentId, runId), experimentId, runId),
+      );
+    }
+    return summaries;
+  }
+
+  async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
+    const rows = await this.#recordRows(
+      experimentId,
+      { ...query, offset: 0 },
+      'count(*)::integer AS n',
+      false,
+    );
+    const n = (rows[0] as { n?: unknown } | undefined)?.n;
+    if (typeof n !== 'number')
+      throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
+    return n;
+  }
+
+  async #documentOfRun(experimentId: string, runId: string): Promise<string> {
+    const rows = await this.#db.withClient(
+      `read run ${runId} of experiment ${experimentId}`,
+      async (client) =>
+        (
+          await client.query(
+            `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = $2`,
+            [experimentId, runId],
+          )
+        ).rows,
+    );
+    return recordRow(rows[0], experimentId).document;
+  }
+
+  async #recordRows(
+    experimentId: string,
+    query: RecordQuery,
+    columns: string,
+    ordered = true,
+  ): Promise<unknown[]> {
+    const select = recordsQuery(this.#s, experimentId, query, columns, ordered);
+    return this.#db.withClient(
+      `read the runs of experiment ${experimentId}`,
+      async (client) => (await client.query(select.text, select.values)).rows,
+    );
   }
 
   /** How many records the experiment has, by outcome (`pass`, `fail`, `error`, `pending`). */
@@ -369,7 +437,7 @@ export class PostgresStore implements ExperimentStore {
 
   async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
     const column = (i: number) => writes.map((write) => write.row[i]);
-    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5].map(column)];
+    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5, 6].map(column)];
     await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
       await client.query({ ...this.#sql.upsertRecords, values });
     });
@@ -421,6 +489,7 @@ export class PostgresStore implements ExperimentStore {
       taskIndexOf(indexes, record.task_id),
       record.outcome,
       encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+      summarySource(record),
     ];
   }
 
@@ -429,6 +498,20 @@ export class PostgresStore implements ExperimentStore {
       data: { experimentId },
     });
   }
+}
+
+function recordRow(raw: unknown, experimentId: string): { run_id: string; document: string } {
+  const row = RecordRowSchema.safeParse(raw);
+  if (!row.success)
+    throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+  return row.data;
+}
+
+function decodeRecordRows(rows: readonly unknown[], experimentId: string): RunRecord[] {
+  return rows.map((raw) => {
+    const row = recordRow(raw, experimentId);
+    return decodeRecord(row.document, experimentId, row.run_id);
+  });
 }
 
 function documentOf(raw: unknown, experimentId: string): string | undefined {

@@ -38,12 +38,6 @@ export function prepareStatements(db: Database.Database) {
        WHERE id = @id`,
     ),
     experimentDocument: db.prepare('SELECT document FROM experiments WHERE id = ?'),
-    upsertRecord: db.prepare(
-      `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document)
-       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document)
-       ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
-         task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document`,
-    ),
     recordsInOrder: db.prepare(
       `SELECT run_id, document FROM records WHERE experiment_id = ?
        ORDER BY task_index, task_id, epoch, rowid`,
@@ -53,6 +47,17 @@ export function prepareStatements(db: Database.Database) {
 }
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+/** A record's write (schema version 4); prepared on first use, so a read-only older file still opens. */
+export function prepareUpsertRecord(db: Database.Database) {
+  return db.prepare(
+    `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document, summary)
+       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document, @summary)
+       ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
+         task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
+         summary = excluded.summary`,
+  );
+}
 
 /** The run bookkeeping (schema version 3); prepared on first use, so a read-only older file still opens. */
 export function prepareBookkeeping(db: Database.Database) {

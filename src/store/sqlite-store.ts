@@ -9,6 +9,7 @@ import {
   checkRecord,
   decodeExperiment,
   decodeRecord,
+  type ExperimentDocument,
   encodeDocument,
   patchDocument,
   splitExperiment,
@@ -16,6 +17,7 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { userVersion } from './migrations.ts';
+import { recordWindow, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -34,12 +36,20 @@ import {
   prepareAnnotations,
   prepareBookkeeping,
   prepareStatements,
+  prepareUpsertRecord,
   RecordRowSchema,
   type Statements,
   SUMMARY_COLUMNS,
   toSummary,
 } from './sqlite-statements.ts';
-import type { ExperimentFilter, ExperimentPatch, ExperimentStore, ExperimentSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentPatch,
+  ExperimentStore,
+  ExperimentSummary,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 export interface SqliteStoreOptions {
   /** Environment whose secret-looking values are scrubbed before writing (default `process.env`). */
@@ -83,6 +93,8 @@ export class SqliteStore implements ExperimentStore {
   readonly #busyBudgetMs: number;
   #bookkeeping: BookkeepingStatements | undefined;
   #annotations: AnnotationStatements | undefined;
+  #version: number | undefined;
+  #upsertRecord: ReturnType<typeof prepareUpsertRecord> | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
@@ -127,7 +139,7 @@ export class SqliteStore implements ExperimentStore {
             finished_at: checked.finished_at ?? null,
             document: documentText,
           });
-          for (const row of recordRows) this.#statements.upsertRecord.run(row);
+          for (const row of recordRows) this.#upsert().run(row);
         })
         .immediate();
     });
@@ -140,7 +152,7 @@ export class SqliteStore implements ExperimentStore {
     const row = this.#recordRow(experimentId, checked, indexes);
     // A single statement in autocommit mode is its own transaction, committed (and fsynced) on return.
     await this.#write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
-      this.#statements.upsertRecord.run(row);
+      this.#upsert().run(row);
     });
   }
 
@@ -175,14 +187,46 @@ export class SqliteStore implements ExperimentStore {
     return this.#read(() => {
       const read = snapshot.deferred();
       if (read === undefined) return undefined;
-      const experiment = read.document;
-      const records = read.rows.map((raw) => {
-        const row = RecordRowSchema.safeParse(raw);
-        if (!row.success)
+      return { ...read.document, records: read.rows.map((raw) => this.#decodeRow(raw, experimentId)) };
+    });
+  }
+
+  async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
+    return this.#read(() => {
+      const document = this.#readDocument(experimentId);
+      return document === undefined ? undefined : splitExperiment(document).document;
+    });
+  }
+
+  async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return this.#read(() =>
+      this.#recordRows(experimentId, query, 'run_id, document').map((raw) =>
+        this.#decodeRow(raw, experimentId),
+      ),
+    );
+  }
+
+  async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
+    return this.#read(() =>
+      this.#summaryRows(experimentId, query).map((raw) => {
+        const row = raw as { run_id?: unknown; summary?: unknown };
+        if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
           throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-        return decodeRecord(row.data.document, experimentId, row.data.run_id);
-      });
-      return { ...experiment, records };
+        const runId = row.run_id;
+        return (
+          summaryOfRow({ run_id: runId, summary: row.summary }, experimentId) ??
+          summarizeRecord(this.#documentOfRun(experimentId, runId), experimentId, runId)
+        );
+      }),
+    );
+  }
+
+  async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
+    return this.#read(() => {
+      const [row] = this.#recordRows(experimentId, query, 'count(*) AS n', false) as { n?: unknown }[];
+      if (typeof row?.n !== 'number')
+        throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
+      return row.n;
     });
   }
 
@@ -396,6 +440,55 @@ export class SqliteStore implements ExperimentStore {
     return row.data.document;
   }
 
+  /** The rows a query selects, in getExperiment's order (`ordered` false: an aggregate over them). */
+  #recordRows(experimentId: string, query: RecordQuery, columns: string, ordered = true): unknown[] {
+    const where = ['experiment_id = ?'];
+    const params: (string | number)[] = [experimentId];
+    if (query.task !== undefined) {
+      where.push('task_id = ?');
+      params.push(query.task);
+    }
+    if (query.outcome !== undefined) {
+      where.push('outcome = ?');
+      params.push(query.outcome);
+    }
+    let sql = `SELECT ${columns} FROM records WHERE ${where.join(' AND ')}`;
+    if (ordered) {
+      const { offset, limit } = recordWindow(query);
+      sql += ' ORDER BY task_index, task_id, epoch, rowid LIMIT ? OFFSET ?';
+      params.push(limit ?? -1, offset);
+    }
+    return this.#db.prepare(sql).all(...params);
+  }
+
+  /** Rows of run_id and summary; a file older than schema 4 (opened read-only) has documents only. */
+  #summaryRows(experimentId: string, query: RecordQuery): unknown[] {
+    if (this.#schemaVersion() >= 4) return this.#recordRows(experimentId, query, 'run_id, summary');
+    return this.#recordRows(experimentId, query, 'run_id, NULL AS summary');
+  }
+
+  #upsert() {
+    this.#upsertRecord ??= prepareUpsertRecord(this.#db);
+    return this.#upsertRecord;
+  }
+
+  #schemaVersion(): number {
+    this.#version ??= userVersion(this.#db);
+    return this.#version;
+  }
+
+  #documentOfRun(experimentId: string, runId: string): string {
+    const raw = this.#db
+      .prepare('SELECT run_id, document FROM records WHERE experiment_id = ? AND run_id = ?')
+      .get(experimentId, runId);
+    return recordRowOf(raw, experimentId).document;
+  }
+
+  #decodeRow(raw: unknown, experimentId: string): RunRecord {
+    const row = recordRowOf(raw, experimentId);
+    return decodeRecord(row.document, experimentId, row.run_id);
+  }
+
   #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>) {
     return {
       experiment_id: experimentId,
@@ -405,6 +498,7 @@ export class SqliteStore implements ExperimentStore {
       task_index: taskIndexOf(indexes, record.task_id),
       outcome: record.outcome,
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
+      summary: summarySource(record),
     };
   }
 
@@ -452,6 +546,13 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function recordRowOf(raw: unknown, experimentId: string): { run_id: string; document: string } {
+  const row = RecordRowSchema.safeParse(raw);
+  if (!row.success)
+    throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+  return row.data;
 }
 
 function notFound(experimentId: string, path: string): HarnessEvalError {

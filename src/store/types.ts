@@ -1,6 +1,8 @@
+import type { ErrorKind } from '../core/agent-output.ts';
 import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
-import type { RunRecord } from '../core/run-record.ts';
+import type { Outcome, RunRecord } from '../core/run-record.ts';
+import type { ExperimentDocument } from './documents.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 
 export interface ExperimentSummary {
@@ -22,6 +24,34 @@ export interface ExperimentFilter {
   readonly status?: ExperimentStatus;
   /** Only experiments whose id starts with this text (the CLI accepts unique id prefixes). */
   readonly idPrefix?: string;
+  readonly limit?: number;
+}
+
+/**
+ * The columns of one trial that the viewer's task table, charts, progress and overall score read,
+ * without its output, trace or evaluations. Each field is the record's own value.
+ */
+export interface RecordSummary {
+  readonly run_id: string;
+  readonly task_id: string;
+  readonly epoch: number;
+  readonly outcome: Outcome;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly duration_seconds: number;
+  readonly cost_usd: number | null;
+  /** The record's error kind, else its adapter output's (as `recordErrorKind` reads it). */
+  readonly error_kind?: ErrorKind;
+  /** Rubric or human criteria still waiting for a grade. */
+  readonly pending_criteria: number;
+}
+
+/** Which of an experiment's records to read: filters, then a window of the ordered result. */
+export interface RecordQuery {
+  readonly task?: string;
+  readonly outcome?: Outcome;
+  /** Records skipped from the start (default 0). */
+  readonly offset?: number;
+  /** At most this many (default: all). */
   readonly limit?: number;
 }
 
@@ -55,6 +85,17 @@ export interface ExperimentStore {
    * the suite last, by task id); undefined if absent. A damaged stored document fails with `store`.
    */
   getExperiment(experimentId: string): Promise<Experiment | undefined>;
+  /** The experiment without its records (a page that shows a few of them); undefined if absent. */
+  getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined>;
+  /**
+   * The records `query` selects, in `getExperiment`'s order, each equal to the full read's;
+   * empty for an unknown experiment.
+   */
+  listRecords(experimentId: string, query?: RecordQuery): Promise<RunRecord[]>;
+  /** The summaries of the records `listRecords` would return, in the same order. */
+  listRecordSummaries(experimentId: string, query?: RecordQuery): Promise<RecordSummary[]>;
+  /** How many records the query's filters select (its offset and limit are ignored). */
+  countRecords(experimentId: string, query?: RecordQuery): Promise<number>;
   /** Newest first. */
   listExperiments(filter?: ExperimentFilter): Promise<ExperimentSummary[]>;
   deleteExperiment(experimentId: string): Promise<boolean>;

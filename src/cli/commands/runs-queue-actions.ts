@@ -44,7 +44,7 @@ export async function watchRun(io: CliIO, choice: QueueChoice): Promise<void> {
       import('../../formats/index.ts'),
     ]);
     // With the suite (this is a checkout of it) the watcher can finish what no worker finished.
-    const document = await store.experimentDocument(id);
+    const document = await store.getExperimentDocument(id);
     const suite =
       document === undefined
         ? undefined

@@ -3,6 +3,7 @@ import { ANNOTATION_LABEL_MAX, ANNOTATION_NOTE_MAX } from '../../core/annotation
 import type { RunRecord } from '../../core/run-record.ts';
 import { escapeHtml } from '../../reporters/html/index.ts';
 import type { PageSection } from '../../reporters/html/page.ts';
+import type { AnnotatedTrial } from '../../reporters/html/sections/annotations.ts';
 import { annotationsSection } from '../../reporters/html/sections/annotations.ts';
 import { links } from '../routes.ts';
 
@@ -13,8 +14,8 @@ import { links } from '../routes.ts';
 export function annotationsPageSection(options: {
   readonly experimentId: string;
   readonly annotations: readonly Annotation[];
-  readonly records: readonly RunRecord[];
-  readonly trials: readonly RunRecord[];
+  readonly records: readonly AnnotatedTrial[];
+  readonly trials: readonly (AnnotatedTrial & Pick<RunRecord, 'outcome'>)[];
   readonly token: string | undefined;
   readonly chosen: string;
 }): PageSection {

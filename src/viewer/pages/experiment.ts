@@ -1,5 +1,4 @@
-import type { Experiment } from '../../core/experiment.ts';
-import type { RunRecord } from '../../core/run-record.ts';
+import { OutcomeSchema } from '../../core/run-record.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../../reporters/flaky-view.ts';
 import { escapeHtml, metricCardsSection, renderPage } from '../../reporters/html/index.ts';
 import { annotationsByRun } from '../../reporters/html/sections/annotations.ts';
@@ -7,22 +6,22 @@ import { experimentChartsSection } from '../../reporters/html/sections/experimen
 import { summarySection } from '../../reporters/html/sections/summary.ts';
 import { taskTableSection } from '../../reporters/html/sections/task-table.ts';
 import { trialData } from '../../reporters/html/trial-data.ts';
+import type { ExperimentDocument } from '../../store/documents.ts';
+import type { RecordQuery, RecordSummary } from '../../store/types.ts';
 import { links } from '../routes.ts';
 import { annotationsPageSection } from './annotate-form.ts';
 import { type ScreenContext, SERVED } from './context.ts';
-import { experimentById } from './load.ts';
+import { experimentDocumentById } from './load.ts';
 import { pageOf, pager } from './paging.ts';
 
 /** Trials per page: the table and the traces embedded for them stay small at 10,000 trials. */
 export const TRIALS_PER_PAGE = 100;
 
 /** Outcomes, and the rubric/human criteria still waiting, so no figure reads as final while some are. */
-function progressSection(experiment: Experiment): string {
+function progressSection(experiment: ExperimentDocument & { records: readonly RecordSummary[] }): string {
   const counts = new Map<string, number>();
   for (const r of experiment.records) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  const pending = experiment.records
-    .flatMap((r) => r.criteria)
-    .filter((c) => c.status === 'pending' && c.verification !== 'automated').length;
+  const pending = experiment.records.reduce((n, r) => n + r.pending_criteria, 0);
   const decided = experiment.records.length - (counts.get('pending') ?? 0);
   const parts = [...counts.entries()].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
   const grading =
@@ -36,11 +35,27 @@ function progressSection(experiment: Experiment): string {
   );
 }
 
-function selected(records: readonly RunRecord[], query: URLSearchParams): readonly RunRecord[] {
+/** The trial filters of the URL (an unknown outcome selects nothing, as it matches no trial). */
+function filterOf(query: URLSearchParams): RecordQuery | undefined {
   const task = query.get('task') ?? '';
   const outcome = query.get('outcome') ?? '';
+  const known = OutcomeSchema.safeParse(outcome);
+  if (outcome !== '' && !known.success) return undefined;
+  return {
+    ...(task === '' ? {} : { task }),
+    ...(known.success ? { outcome: known.data } : {}),
+  };
+}
+
+function selected(
+  records: readonly RecordSummary[],
+  filter: RecordQuery | undefined,
+): readonly RecordSummary[] {
+  if (filter === undefined) return [];
   return records.filter(
-    (r) => (task === '' || r.task_id === task) && (outcome === '' || r.outcome === outcome),
+    (r) =>
+      (filter.task === undefined || r.task_id === filter.task) &&
+      (filter.outcome === undefined || r.outcome === filter.outcome),
   );
 }
 
@@ -50,11 +65,23 @@ export async function experimentScreen(
   id: string,
   query: URLSearchParams,
 ): Promise<string> {
-  const experiment = await experimentById(context.store, id);
+  // The document, one summary per trial (cards, charts, flaky tasks, progress) and the full
+  // records of the shown page only: a page of a 10,000-trial experiment reads 100 whole records.
+  const document = await experimentDocumentById(context.store, id);
+  const experiment = { ...document, records: await context.store.listRecordSummaries(document.id) };
   const flaky = reportFlaky(experiment);
-  const annotations = await context.store.listAnnotations(experiment.id);
+  const annotations = await context.store.listAnnotations(document.id);
   const byRun = annotationsByRun(annotations);
-  const page = pageOf(selected(experiment.records, query), query, TRIALS_PER_PAGE);
+  const filter = filterOf(query);
+  const page = pageOf(selected(experiment.records, filter), query, TRIALS_PER_PAGE);
+  const shown =
+    filter === undefined || page.items.length === 0
+      ? []
+      : await context.store.listRecords(document.id, {
+          ...filter,
+          offset: (page.number - 1) * TRIALS_PER_PAGE,
+          limit: TRIALS_PER_PAGE,
+        });
   const open = Number.parseInt(query.get('open') ?? '', 10);
   const task = query.get('task') ?? '';
   const scope =
@@ -84,7 +111,7 @@ export async function experimentScreen(
         title: 'Trials',
         html:
           scope +
-          taskTableSection(page.items, new Set(flaky.map((t) => t.task_id))) +
+          taskTableSection(shown, new Set(flaky.map((t) => t.task_id))) +
           pager(page, query, links.experiment(experiment.id)) +
           `<p><a href="${escapeHtml(links.timeline(harness.name, experiment.suite.id))}">Timeline of ${escapeHtml(harness.name)} on ${escapeHtml(experiment.suite.id)}</a></p>`,
       },
@@ -100,8 +127,8 @@ export async function experimentScreen(
     data: {
       kind: 'experiment',
       experiment_id: experiment.id,
-      trials: page.items.map((r) => trialData(r, byRun.get(r.run_id))),
-      open: Number.isInteger(open) && open >= 0 && open < page.items.length ? open : null,
+      trials: shown.map((r) => trialData(r, byRun.get(r.run_id))),
+      open: Number.isInteger(open) && open >= 0 && open < shown.length ? open : null,
     },
     served: SERVED,
   });

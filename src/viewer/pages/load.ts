@@ -1,5 +1,6 @@
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
+import type { ExperimentDocument } from '../../store/documents.ts';
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 
@@ -8,4 +9,14 @@ export async function experimentById(store: ExperimentStore, id: string): Promis
   const experiment = await store.getExperiment(await resolveExperimentId(store, id));
   if (experiment === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
   return experiment;
+}
+
+/** The experiment an URL names without its records (a page reads only the records it shows). */
+export async function experimentDocumentById(
+  store: ExperimentStore,
+  id: string,
+): Promise<ExperimentDocument> {
+  const document = await store.getExperimentDocument(await resolveExperimentId(store, id));
+  if (document === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
+  return document;
 }

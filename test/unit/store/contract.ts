@@ -7,6 +7,7 @@ import { exportExperiment, importExperiment } from '../../../src/store/json-io.t
 import type { ExperimentStore } from '../../../src/store/types.ts';
 import { makeExperiment, makeMetric, makeRecord, makeRecords } from '../../helpers/experiments.ts';
 import { describeAnnotationContract } from './contract-annotations.ts';
+import { describePagedReads } from './contract-paging.ts';
 
 export interface StoreFactoryOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -108,6 +109,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(again?.status).toBe('completed');
       });
     });
+
+    describePagedReads(() => open());
 
     describe('appendRecord', () => {
       it('adds records and orders them by suite task order, then epoch, unknown tasks last', async () => {

@@ -79,7 +79,7 @@ describe('opening a SQLite store', () => {
     await first.createExperiment(makeExperiment({ records: [makeRecord()] }));
     await first.close();
     const raw = openSqliteDatabase(path);
-    raw.exec('DROP TABLE annotations;');
+    raw.exec('DROP TABLE annotations; ALTER TABLE records DROP COLUMN summary;');
     raw.pragma('user_version = 3');
     raw.close();
     const reader = new SqliteStore(path, { readonly: true });
@@ -101,12 +101,21 @@ describe('opening a SQLite store', () => {
     // Put the file back as version 1 wrote it.
     const raw = openSqliteDatabase(path);
     raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
-    raw.exec('DROP TABLE leases; DROP TABLE child_processes; DROP TABLE annotations;');
+    raw.exec(
+      'DROP TABLE leases; DROP TABLE child_processes; DROP TABLE annotations; ALTER TABLE records DROP COLUMN summary;',
+    );
     raw.pragma('user_version = 1');
     raw.close();
     const reopened = new SqliteStore(path);
     expect(reopened.settings().schema_version).toBe(SCHEMA_VERSION);
     const order = (await reopened.getExperiment('exp-0001'))?.records.map((r) => r.task_id);
+    // Rows from before the summary column are summarised from their documents.
+    const summaries = await reopened.listRecordSummaries('exp-0001');
+    expect(summaries.map((s) => [s.task_id, s.outcome, s.duration_seconds])).toEqual([
+      ['alpha', 'pass', 0.25],
+      ['bravo', 'pass', 0.25],
+      ['charlie', 'pass', 0.25],
+    ]);
     await reopened.close();
     const check = openSqliteDatabase(path, { readonly: true });
     const indexes = check

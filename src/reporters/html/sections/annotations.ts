@@ -2,6 +2,9 @@ import type { Annotation } from '../../../core/annotation.ts';
 import type { RunRecord } from '../../../core/run-record.ts';
 import { escapeHtml } from '../escape.ts';
 
+/** What an annotation table names a trial by (a record, or a summary of one). */
+export type AnnotatedTrial = Pick<RunRecord, 'run_id' | 'task_id' | 'epoch'>;
+
 /** Annotations grouped by trial, for the trace view's data. */
 export function annotationsByRun(annotations: readonly Annotation[]): Map<string, Annotation[]> {
   const byRun = new Map<string, Annotation[]>();
@@ -20,7 +23,7 @@ export function annotationData(a: Annotation) {
  */
 export function annotationsSection(
   annotations: readonly Annotation[],
-  records: readonly RunRecord[],
+  records: readonly AnnotatedTrial[],
 ): string {
   if (annotations.length === 0) return '<p class="none" data-annotations>No annotations yet.</p>';
   const trials = new Map(records.map((r) => [r.run_id, `${r.task_id} (epoch ${r.epoch})`]));

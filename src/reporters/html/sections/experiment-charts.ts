@@ -1,4 +1,4 @@
-import type { Experiment } from '../../../core/experiment.ts';
+import type { RunRecord } from '../../../core/run-record.ts';
 import { histogram, scatter } from '../charts.ts';
 import { escapeHtml } from '../escape.ts';
 import { formatSeconds, formatUsd } from '../format.ts';
@@ -8,7 +8,12 @@ export function figure(caption: string, svg: string): string {
 }
 
 /** Score distribution, cost against score and trial duration, one point or count per trial. */
-export function experimentChartsSection(experiment: Experiment): string {
+export function experimentChartsSection(experiment: {
+  readonly records: readonly Pick<
+    RunRecord,
+    'task_id' | 'epoch' | 'scores' | 'cost_usd' | 'duration_seconds'
+  >[];
+}): string {
   const scored = experiment.records.filter((r) => r.scores['overall'] !== undefined);
   const scores = scored.map((r) => r.scores['overall']!);
   const costed = scored.filter((r) => r.cost_usd !== null);

@@ -1,4 +1,4 @@
-import type { Experiment } from '../../../core/experiment.ts';
+import type { ScoredExperiment } from '../../../core/overall-score.ts';
 import { overallScoreText } from '../../record-view.ts';
 import { escapeHtml } from '../escape.ts';
 import { formatSeconds } from '../format.ts';
@@ -12,21 +12,21 @@ export function badge(label: string): string {
   return `<span class="badge ${text}">${text}</span>`;
 }
 
-function outcomeCounts(experiment: Experiment): string {
+function outcomeCounts(experiment: ScoredExperiment): string {
   const counts = new Map<string, number>();
   for (const r of experiment.records) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
   if (counts.size === 0) return 'no trials';
   return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
 }
 
-function wallTime(experiment: Experiment): string {
+function wallTime(experiment: ScoredExperiment): string {
   if (!experiment.finished_at) return '';
   const ms = Date.parse(experiment.finished_at) - Date.parse(experiment.created_at);
   return Number.isFinite(ms) && ms >= 0 ? ` (${formatSeconds(ms / 1000)})` : '';
 }
 
 /** Suite, harness, status and outcome, dates, settings and environment, threshold violations. */
-export function summarySection(experiment: Experiment): string {
+export function summarySection(experiment: ScoredExperiment): string {
   const { suite, harness, environment: env, settings } = experiment;
   const suiteName = suite.name ? `${suite.name} (${suite.id})` : suite.id;
   const model = harness.model ? ` · model ${harness.model}` : '';

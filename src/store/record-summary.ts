@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { ErrorKindSchema } from '../core/agent-output.ts';
+import { HarnessEvalError } from '../core/errors.ts';
+import { CriterionResultSchema } from '../core/evaluation.ts';
+import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { describeIssues } from './documents.ts';
+import type { RecordQuery, RecordSummary } from './types.ts';
+
+/**
+ * A trial's summary, read from its stored document by every store the same way. Only the fields
+ * a summary carries are checked, each by the record schema's own field schema, so 10,000 of them
+ * cost a JSON parse each and no walk of outputs and traces.
+ */
+const fields = RunRecordSchema.shape;
+const criterion = CriterionResultSchema.shape;
+const SummarySourceSchema = z.object({
+  run_id: fields.run_id,
+  task_id: fields.task_id,
+  epoch: fields.epoch.unwrap(),
+  outcome: fields.outcome,
+  scores: fields.scores.unwrap(),
+  duration_seconds: fields.duration_seconds,
+  cost_usd: fields.cost_usd.unwrap(),
+  error_kind: fields.error_kind,
+  output: z.object({ error_kind: ErrorKindSchema.optional() }),
+  criteria: z.array(z.object({ status: criterion.status, verification: criterion.verification })),
+});
+
+const OUTCOMES: ReadonlySet<unknown> = new Set(fields.outcome.options);
+const ERROR_KINDS: ReadonlySet<unknown> = new Set(ErrorKindSchema.options);
+const STATUSES: ReadonlySet<unknown> = new Set(criterion.status.options);
+const VERIFICATIONS: ReadonlySet<unknown> = new Set(criterion.verification.options);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * The summary when every field it reads is as SummarySourceSchema demands (absent ones take the
+ * schema's defaults), else undefined. The same verdict as the schema, in plain checks: 10,000
+ * zod parses cost more than the page they are for; the schema still writes the message.
+ */
+export function summaryOf(value: unknown, runId: string): RecordSummary | undefined {
+  if (!isObject(value)) return undefined;
+  const { task_id, outcome, duration_seconds, output } = value;
+  const epoch = value['epoch'] ?? 0;
+  const scores = value['scores'] ?? {};
+  const cost = value['cost_usd'] === undefined ? null : value['cost_usd'];
+  const criteria = value['criteria'] ?? [];
+  if (value['run_id'] !== runId || typeof task_id !== 'string' || !isCount(epoch)) return undefined;
+  if (!OUTCOMES.has(outcome) || !isAmount(duration_seconds) || (cost !== null && !isAmount(cost)))
+    return undefined;
+  if (!isObject(scores) || !Object.values(scores).every((v) => isAmount(v) && v <= 1)) return undefined;
+  if (!isObject(output) || !Array.isArray(criteria)) return undefined;
+  const kind = value['error_kind'] ?? output['error_kind'];
+  if (value['error_kind'] !== undefined && !ERROR_KINDS.has(value['error_kind'])) return undefined;
+  if (output['error_kind'] !== undefined && !ERROR_KINDS.has(output['error_kind'])) return undefined;
+  let pending = 0;
+  for (const c of criteria) {
+    if (!isObject(c) || !STATUSES.has(c['status']) || !VERIFICATIONS.has(c['verification'])) return undefined;
+    if (c['status'] === 'pending' && c['verification'] !== 'automated') pending++;
+  }
+  return {
+    run_id: runId,
+    task_id,
+    epoch,
+    outcome: outcome as RecordSummary['outcome'],
+    scores: scores as Record<string, number>,
+    duration_seconds,
+    cost_usd: cost,
+    ...(kind === undefined ? {} : { error_kind: kind as NonNullable<RecordSummary['error_kind']> }),
+    pending_criteria: pending,
+  };
+}
+
+/** Why a stored record's summary fields are not valid: the schema's located message, as a `store` error. */
+function corruptSummary(value: unknown, what: string): HarnessEvalError {
+  const parsed = SummarySourceSchema.safeParse(value);
+  const reason = parsed.success
+    ? 'its summary fields disagree with the schema'
+    : describeIssues(parsed.error).join('; ');
+  return new HarnessEvalError(
+    'store',
+    `${what} is corrupt: ${reason}`,
+    parsed.success ? {} : { cause: parsed.error },
+  );
+}
+
+/** The summary of one stored record (its JSON text); a damaged one fails with `store`, naming it. */
+export function summarizeRecord(text: string, experimentId: string, runId: string): RecordSummary {
+  const what = `stored run ${runId} of experiment ${experimentId}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HarnessEvalError('store', `${what} is corrupt: not JSON`, { cause: error });
+  }
+  const summary = summaryOf(value, runId);
+  if (summary !== undefined) return summary;
+  if (isObject(value) && value['run_id'] !== runId && typeof value['run_id'] === 'string')
+    throw new HarnessEvalError('store', `${what} is corrupt: its document has run_id ${value['run_id']}`);
+  throw corruptSummary(value, what);
+}
+
+/** A query's window as whole non-negative numbers; `limit` undefined means all. */
+export function recordWindow(query: RecordQuery): { offset: number; limit: number | undefined } {
+  const whole = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.trunc(n)) : 0);
+  return {
+    offset: query.offset === undefined ? 0 : whole(query.offset),
+    limit: query.limit === undefined ? undefined : whole(query.limit),
+  };
+}
+
+/**
+ * The fields of a record its summary is made of, in the record's own shape: stored beside the
+ * document (a `summary` column) when the record is written, so a summary read parses ~200 bytes
+ * per trial instead of the whole document.
+ */
+export function summarySource(record: RunRecord): string {
+  return JSON.stringify({
+    run_id: record.run_id,
+    task_id: record.task_id,
+    epoch: record.epoch,
+    outcome: record.outcome,
+    scores: record.scores,
+    duration_seconds: record.duration_seconds,
+    cost_usd: record.cost_usd,
+    ...(record.error_kind === undefined ? {} : { error_kind: record.error_kind }),
+    output: record.output.error_kind === undefined ? {} : { error_kind: record.output.error_kind },
+    criteria: record.criteria.map((c) => ({ status: c.status, verification: c.verification })),
+  });
+}
+
+/** A stored row's summary from its `summary` column; undefined when it has none or no valid one. */
+export function summaryOfRow(
+  row: { readonly run_id: string; readonly summary: string | null },
+  _experimentId: string,
+): RecordSummary | undefined {
+  if (row.summary === null) return undefined;
+  try {
+    return summaryOf(JSON.parse(row.summary), row.run_id);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { Experiment } from '../../../src/core/experiment.ts';
+import type { Outcome, RunRecord } from '../../../src/core/run-record.ts';
+import type { ExperimentStore, RecordQuery, RecordSummary } from '../../../src/store/types.ts';
+import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
+
+/** What a summary must say of a record: its own fields, read from the full record. */
+function expectedSummary(r: RunRecord): RecordSummary {
+  const errorKind = r.error_kind ?? r.output.error_kind;
+  return {
+    run_id: r.run_id,
+    task_id: r.task_id,
+    epoch: r.epoch,
+    outcome: r.outcome,
+    scores: r.scores,
+    duration_seconds: r.duration_seconds,
+    cost_usd: r.cost_usd,
+    ...(errorKind === undefined ? {} : { error_kind: errorKind }),
+    pending_criteria: r.criteria.filter((c) => c.status === 'pending' && c.verification !== 'automated')
+      .length,
+  };
+}
+
+const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'error', 'pending'];
+
+/**
+ * A seeded experiment with every kind of trial the summaries distinguish: outcomes, scores or
+ * none, costs or null, error kinds on the record or only on the output, pending rubric and
+ * automated criteria, and records of a task the suite does not name (sorted last).
+ */
+function seededExperiment(): Experiment {
+  const tasks = ['t-c', 't-a', 't-b', 't-d'];
+  const records: RunRecord[] = [];
+  let n = 0;
+  for (const task of [...tasks, 'zz-unknown']) {
+    for (let epoch = 2; epoch >= 0; epoch--) {
+      n += 1;
+      const outcome = OUTCOMES[n % OUTCOMES.length] ?? 'pass';
+      records.push(
+        makeRecord({
+          task_id: task,
+          epoch,
+          outcome,
+          duration_seconds: n * 0.125,
+          cost_usd: n % 3 === 0 ? null : n / 1000,
+          scores: n % 5 === 0 ? {} : { overall: (n % 7) / 7, functional: 0.5 },
+          ...(outcome === 'error' && n % 2 === 0 ? { error_kind: 'environment' as const } : {}),
+          output: {
+            output: `answer ${n}`,
+            latency: 0.1,
+            ...(outcome === 'error' ? { error: 'boom', error_kind: 'timeout' as const } : {}),
+          },
+          criteria: [
+            {
+              id: 'judge',
+              verification: 'rubric',
+              status: n % 2 ? 'pending' : 'passed',
+              score: null,
+            },
+            { id: 'tests', verification: 'automated', status: 'pending', score: null },
+            {
+              id: 'human',
+              verification: 'human',
+              status: n % 3 ? 'pending' : 'failed',
+              score: 0,
+            },
+          ],
+        }),
+      );
+    }
+  }
+  return makeExperiment({
+    id: 'exp-paged',
+    status: 'running',
+    suite: { id: 'paged-suite', tasks: tasks.map((id) => ({ id })) },
+    records,
+  });
+}
+
+/** The paged and summary reads, held to exactly what the full read returns. */
+export function describePagedReads(open: () => Promise<ExperimentStore>): void {
+  describe('paged and summary reads', () => {
+    const seed = async () => {
+      const store = await open();
+      await store.createExperiment(seededExperiment());
+      // One appended after creation, and one replaced: both must read back as getExperiment does.
+      await store.appendRecord('exp-paged', makeRecord({ task_id: 't-a', epoch: 9, outcome: 'fail' }));
+      await store.appendRecord('exp-paged', makeRecord({ task_id: 't-b', epoch: 1, outcome: 'pass' }));
+      const full = await store.getExperiment('exp-paged');
+      if (full === undefined) throw new Error('seeded experiment missing');
+      return { store, full };
+    };
+
+    it('gives the document without records, equal to the full read', async () => {
+      const { store, full } = await seed();
+      const { records: _records, ...document } = full;
+      expect(await store.getExperimentDocument('exp-paged')).toEqual(document);
+      expect(await store.getExperimentDocument('nope')).toBeUndefined();
+    });
+
+    it('lists records and summaries in the full read order, for every filter and window', async () => {
+      const { store, full } = await seed();
+      expect(full.records.map((r) => r.task_id).slice(-3)).toEqual([
+        'zz-unknown',
+        'zz-unknown',
+        'zz-unknown',
+      ]);
+      const queries: RecordQuery[] = [
+        {},
+        { offset: 0, limit: 5 },
+        { offset: 5, limit: 5 },
+        { offset: 14, limit: 100 },
+        { offset: 100 },
+        { limit: 0 },
+        { task: 't-a' },
+        { task: 'zz-unknown', offset: 1 },
+        { task: 'missing' },
+        ...OUTCOMES.map((outcome) => ({ outcome })),
+        { task: 't-b', outcome: 'pass' as const, limit: 1 },
+      ];
+      for (const query of queries) {
+        const chosen = full.records.filter(
+          (r) =>
+            (query.task === undefined || r.task_id === query.task) &&
+            (query.outcome === undefined || r.outcome === query.outcome),
+        );
+        const offset = query.offset ?? 0;
+        const window = chosen.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+        expect(await store.listRecords('exp-paged', query), JSON.stringify(query)).toEqual(window);
+        expect(await store.listRecordSummaries('exp-paged', query), JSON.stringify(query)).toEqual(
+          window.map(expectedSummary),
+        );
+        expect(await store.countRecords('exp-paged', query), JSON.stringify(query)).toBe(chosen.length);
+      }
+    });
+
+    it('reads nothing of an unknown experiment', async () => {
+      const store = await open();
+      expect(await store.listRecords('nope')).toEqual([]);
+      expect(await store.listRecordSummaries('nope')).toEqual([]);
+      expect(await store.countRecords('nope')).toBe(0);
+    });
+  });
+}
