@@ -1,6 +1,6 @@
 import { adapterOptionSchemas, builtinAdapterNames, isBuiltinAdapter } from '../adapters/catalog.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import { builtinEvaluatorNames, evaluatorOptionSchemas, isBuiltinEvaluator } from '../evaluators/catalog.ts';
+import { defaultEvaluatorRegistry } from '../evaluators/registry.ts';
 import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } from '../metrics/catalog.ts';
 import { pluginNames, pluginOptions } from '../plugins/known.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
@@ -31,10 +31,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
   if (!isRecord(raw) || typeof raw['name'] !== 'string') return;
   const name = raw['name'];
-  const schema = isBuiltinEvaluator(name) ? evaluatorOptionSchemas[name] : pluginOptions('evaluator', name);
+  const schema = defaultEvaluatorRegistry.options(name);
   if (schema === undefined) {
     const at = [...path, 'name'];
-    const known = [...builtinEvaluatorNames, ...pluginNames('evaluator')];
+    const known = defaultEvaluatorRegistry.names();
     ctx.diagnostics.push(located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, known)));
     return;
   }

@@ -1,13 +1,16 @@
 import type { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
 
-export type PluginKind = 'evaluator' | 'metric' | 'adapter';
+export type PluginKind = 'metric' | 'adapter';
 
 /**
  * The one rule of every registry: a name taken by another plugin is refused (two plugins never
  * replace each other silently); registering the same definition again is a no-op.
  */
-export function alreadyRegistered(kind: PluginKind | 'reporter', name: string): HarnessEvalError {
+export function alreadyRegistered(
+  kind: PluginKind | 'reporter' | 'evaluator',
+  name: string,
+): HarnessEvalError {
   return new HarnessEvalError(
     'invalid_config',
     `a${kind === 'evaluator' || kind === 'adapter' ? 'n' : ''} ${kind} named "${name}" is already registered (unregister it first)`,
@@ -21,7 +24,6 @@ export function alreadyRegistered(kind: PluginKind | 'reporter', name: string): 
  * no implementations, so the formats never load plugin code.
  */
 const declared: Record<PluginKind, Map<string, z.ZodType>> = {
-  evaluator: new Map(),
   metric: new Map(),
   adapter: new Map(),
 };
