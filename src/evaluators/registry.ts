@@ -33,7 +33,7 @@ export function resolveEvaluator(instance: unknown, name: string): EvaluatorV1 {
   }
 }
 
-export const evaluatorKind = definePluginKind({
+export const evaluatorKind = definePluginKind<EvaluatorDefinition, EvaluatorV1, typeof builtinEvaluators>({
   kind: 'evaluator',
   builtins: builtinEvaluators,
   versions: EVALUATOR_VERSIONS,
