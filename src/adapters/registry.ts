@@ -1,9 +1,14 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import { errorMessage, fail, HarnessEvalError, ok, type Result } from '../core/errors.ts';
+import { errorMessage, fail, HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
-import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
-import { closestName } from '../util/suggest.ts';
+import { definePluginKind, PluginRegistry } from '../plugins/kind.ts';
+import {
+  hasMethods,
+  missingMethods,
+  specificationVersionOf,
+  unsupportedVersion,
+} from '../plugins/version.ts';
 import { adapterOptionSchemas, type BuiltinAdapterName } from './catalog.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1 } from './types.ts';
 
@@ -66,109 +71,152 @@ export const builtinAdapters = {
   },
 } as const satisfies BuiltinAdapters;
 
-/** A registered user adapter: its entry and the definition it came from. */
-interface PluginAdapterEntry extends AdapterEntry {
-  readonly definition: unknown;
-}
+/** The adapter contract versions this HarnessEval runs. */
+export const ADAPTER_VERSIONS = ['v1'] as const;
 
-const plugins = new Map<string, PluginAdapterEntry>();
-
-function isBuiltin(name: string): name is BuiltinAdapterName {
-  return Object.hasOwn(builtinAdapters, name);
-}
-
-/**
- * Adds a user adapter (a plugin). Its name must not shadow a built-in; registering the same name
- * again replaces the earlier definition.
- */
-export function registerAdapter<S extends z.ZodType>(definition: AdapterDefinition<S>): () => void {
-  if (isBuiltin(definition.name)) {
-    throw new HarnessEvalError(
-      'invalid_config',
-      `adapter "${definition.name}" is built in and cannot be replaced`,
-    );
+/** The seam of the adapter contract: an agent of any supported version becomes an `AgentV1`. */
+export function resolveAgent(instance: unknown, name: string): AgentV1 {
+  const version = specificationVersionOf(instance);
+  switch (version) {
+    case 'v1':
+      if (hasMethods<AgentV1>(instance, ['run'])) return instance;
+      throw missingMethods('adapter', name, version, ['run']);
+    default:
+      throw unsupportedVersion('adapter', name, version, ADAPTER_VERSIONS);
   }
-  const existing = plugins.get(definition.name);
-  // The same definition again (a plugin module loaded twice) is a no-op; another one is refused.
-  if (existing !== undefined && existing.definition !== definition)
-    throw alreadyRegistered('adapter', definition.name);
-  const entry: PluginAdapterEntry = {
-    definition,
-    options: definition.options,
-    description: definition.description,
-    load: async () => definition,
-  };
-  if (existing === undefined) {
-    declarePlugin('adapter', definition.name, definition.options);
-    plugins.set(definition.name, entry);
-  }
-  const registered = existing ?? entry;
-  return () => {
-    if (plugins.get(definition.name) === registered) unregisterAdapter(definition.name);
-  };
 }
 
-/** Removes a user adapter; returns whether it was registered. */
-export function unregisterAdapter(name: string): boolean {
-  const entry = plugins.get(name);
-  if (entry !== undefined) declarePlugin('adapter', name, entry.options)();
-  return plugins.delete(name);
-}
-
-/** Every adapter name, built-ins first. */
-export function adapterNames(): string[] {
-  return [...Object.keys(builtinAdapters), ...plugins.keys()];
-}
-
-export function findAdapter(name: string): AdapterEntry | undefined {
-  return isBuiltin(name) ? builtinAdapters[name] : plugins.get(name);
-}
+export const adapterKind = definePluginKind<AdapterDefinition, AgentV1, typeof builtinAdapters>({
+  kind: 'adapter',
+  builtins: builtinAdapters,
+  versions: ADAPTER_VERSIONS,
+  resolve: resolveAgent,
+});
 
 export interface AdapterCheckOptions {
   /** The file the harness config came from, for diagnostics. */
   readonly file?: string;
 }
 
-function unknownAdapter(name: string, file: string): HarnessEvalError {
-  const known = adapterNames();
-  const suggestion = closestName(name, known);
-  const hint = suggestion === undefined ? '' : `; did you mean "${suggestion}"?`;
-  const message = `unknown adapter "${name}"${hint}`;
-  return new HarnessEvalError('invalid_config', `${message} (known adapters: ${known.join(', ')})`, {
-    diagnostics: [
-      { file, line: 0, col: 0, path: 'adapter', message, expected: known.join(' | '), severity: 'error' },
-    ],
-    data: { adapter: name, known, ...(suggestion === undefined ? {} : { suggestion }) },
-  });
+/** The adapters of one plugin set: built-ins plus the plugins registered in it. */
+export class AdapterRegistry extends PluginRegistry<AdapterDefinition, AgentV1, typeof builtinAdapters> {
+  constructor() {
+    super(adapterKind);
+  }
+
+  /**
+   * Checks a harness config's adapter name and options without loading the adapter:
+   * `{ ok, value: parsed options }` or `{ ok: false, error }` with one diagnostic per issue.
+   */
+  checkHarness(
+    harness: Pick<HarnessConfig, 'adapter' | 'options'>,
+    { file = '<harness>' }: AdapterCheckOptions = {},
+  ): Result<unknown> {
+    const checked = this.safeCheck(harness.adapter, harness.options);
+    if (checked.ok) return checked;
+    const { error } = checked;
+    const issues = error.cause instanceof z.ZodError ? error.cause.issues : undefined;
+    const diagnostics: Diagnostic[] =
+      issues === undefined
+        ? [
+            {
+              file,
+              line: 0,
+              col: 0,
+              path: 'adapter',
+              message: error.message,
+              expected: this.names().join(' | '),
+              severity: 'error',
+            },
+          ]
+        : issues.map((issue) => ({
+            file,
+            line: 0,
+            col: 0,
+            path: ['options', ...issue.path.map(String)].join('.'),
+            message: issue.message,
+            severity: 'error',
+          }));
+    return fail(
+      new HarnessEvalError(error.code, error.message, { cause: error.cause, diagnostics, data: error.data }),
+    );
+  }
+
+  /**
+   * Creates the agent a harness config names: checks its options, loads the adapter and lets it
+   * prepare (import a module, check env references). Throws `HarnessEvalError('invalid_config')`.
+   */
+  async createAgent(harness: HarnessConfig, environment: CreateAgentEnvironment): Promise<AgentV1> {
+    const options = this.checkHarness(harness, environment);
+    if (!options.ok) throw options.error;
+    const definition = await this.load(harness.adapter);
+    const adapterEnvironment: AdapterEnvironment = {
+      baseDir: environment.baseDir,
+      harness,
+      env: environment.env ?? process.env,
+    };
+    let created: unknown;
+    try {
+      created = await definition.create(options.value, adapterEnvironment);
+    } catch (error) {
+      if (HarnessEvalError.is(error)) throw error;
+      throw new HarnessEvalError(
+        'invalid_config',
+        `adapter "${harness.adapter}" could not be created: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+    return this.resolve(created, harness.adapter);
+  }
+}
+
+/** The adapters of the default plugin set. */
+export const defaultAdapterRegistry = new AdapterRegistry();
+
+/**
+ * Adds a user adapter (a plugin); returns a function that removes it again. Its name must not be
+ * a built-in's, and a name another definition holds is refused (the same definition again is a no-op).
+ */
+export function registerAdapter<S extends z.ZodType>(
+  definition: AdapterDefinition<S>,
+  registry: AdapterRegistry = defaultAdapterRegistry,
+): () => void {
+  const stored: AdapterDefinition = definition;
+  return registry.register(stored);
+}
+
+/** Removes the user adapter registered under this name (built-ins stay); returns whether there was one. */
+export function unregisterAdapter(name: string, registry: AdapterRegistry = defaultAdapterRegistry): boolean {
+  const plugin = registry.plugin(name);
+  return plugin !== undefined && registry.unregister(plugin);
+}
+
+/** Every adapter name, built-ins first. */
+export function adapterNames(registry: AdapterRegistry = defaultAdapterRegistry): string[] {
+  return registry.names();
+}
+
+/** The entry of an adapter name: its option schema and description, and how to load it. */
+export function findAdapter(
+  name: string,
+  registry: AdapterRegistry = defaultAdapterRegistry,
+): AdapterEntry | undefined {
+  const builtin = registry.isBuiltin(name) ? builtinAdapters[name] : undefined;
+  if (builtin !== undefined) return builtin;
+  const plugin = registry.plugin(name);
+  return plugin && { options: plugin.options, description: plugin.description, load: async () => plugin };
 }
 
 /**
- * Checks a harness config's adapter name and options against the catalog without loading the
+ * Checks a harness config's adapter name and options against the registry without loading the
  * adapter: `{ ok, value: parsed options }` or `{ ok: false, error }` with one diagnostic per issue.
  */
 export function safeParseAdapterOptions(
   harness: Pick<HarnessConfig, 'adapter' | 'options'>,
-  { file = '<harness>' }: AdapterCheckOptions = {},
+  options: AdapterCheckOptions = {},
+  registry: AdapterRegistry = defaultAdapterRegistry,
 ): Result<unknown> {
-  const entry = findAdapter(harness.adapter);
-  if (entry === undefined) return fail(unknownAdapter(harness.adapter, file));
-  const parsed = entry.options.safeParse(harness.options);
-  if (parsed.success) return ok(parsed.data);
-  const diagnostics: Diagnostic[] = parsed.error.issues.map((issue) => ({
-    file,
-    line: 0,
-    col: 0,
-    path: ['options', ...issue.path.map(String)].join('.'),
-    message: issue.message,
-    severity: 'error',
-  }));
-  const lines = diagnostics.map((d) => `${d.path}: ${d.message}`).join('; ');
-  return fail(
-    new HarnessEvalError('invalid_config', `invalid options for adapter "${harness.adapter}": ${lines}`, {
-      diagnostics,
-      data: { adapter: harness.adapter },
-    }),
-  );
+  return registry.checkHarness(harness, options);
 }
 
 export interface CreateAgentEnvironment extends AdapterCheckOptions {
@@ -179,33 +227,14 @@ export interface CreateAgentEnvironment extends AdapterCheckOptions {
 }
 
 /**
- * Creates the agent a harness config names: checks its options, loads the adapter and lets it
- * prepare (import a module, check env references). Throws `HarnessEvalError('invalid_config')`.
+ * Creates the agent a harness config names (see `AdapterRegistry.createAgent`).
  *
  * @example const agent = await createAgent(harness, { baseDir: dirname(file) });
  */
-export async function createAgent(
+export function createAgent(
   harness: HarnessConfig,
   environment: CreateAgentEnvironment,
+  registry: AdapterRegistry = defaultAdapterRegistry,
 ): Promise<AgentV1> {
-  const options = safeParseAdapterOptions(harness, environment);
-  if (!options.ok) throw options.error;
-  const entry = findAdapter(harness.adapter);
-  if (entry === undefined) throw unknownAdapter(harness.adapter, environment.file ?? '<harness>');
-  const definition = await entry.load();
-  const adapterEnvironment: AdapterEnvironment = {
-    baseDir: environment.baseDir,
-    harness,
-    env: environment.env ?? process.env,
-  };
-  try {
-    return await definition.create(options.value, adapterEnvironment);
-  } catch (error) {
-    if (HarnessEvalError.is(error)) throw error;
-    throw new HarnessEvalError(
-      'invalid_config',
-      `adapter "${harness.adapter}" could not be created: ${errorMessage(error)}`,
-      { cause: error },
-    );
-  }
+  return registry.createAgent(harness, environment);
 }

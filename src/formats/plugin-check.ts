@@ -1,8 +1,8 @@
-import { adapterOptionSchemas, builtinAdapterNames, isBuiltinAdapter } from '../adapters/catalog.ts';
+import { defaultAdapterRegistry } from '../adapters/registry.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
-import { builtinEvaluatorNames, evaluatorOptionSchemas, isBuiltinEvaluator } from '../evaluators/catalog.ts';
-import { builtinMetricNames, isBuiltinMetric, metricCatalog, parseMetricAlias } from '../metrics/catalog.ts';
-import { pluginNames, pluginOptions } from '../plugins/known.ts';
+import { defaultEvaluatorRegistry } from '../evaluators/registry.ts';
+import { parseMetricAlias } from '../metrics/catalog.ts';
+import { defaultMetricRegistry } from '../metrics/registry.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
 import { adapterOptionProblems, evaluatorOptionProblems, type OptionProblem } from './option-checks.ts';
@@ -31,10 +31,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
   if (!isRecord(raw) || typeof raw['name'] !== 'string') return;
   const name = raw['name'];
-  const schema = isBuiltinEvaluator(name) ? evaluatorOptionSchemas[name] : pluginOptions('evaluator', name);
+  const schema = defaultEvaluatorRegistry.options(name);
   if (schema === undefined) {
     const at = [...path, 'name'];
-    const known = [...builtinEvaluatorNames, ...pluginNames('evaluator')];
+    const known = defaultEvaluatorRegistry.names();
     ctx.diagnostics.push(located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, known)));
     return;
   }
@@ -69,14 +69,14 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
   if (written === undefined) return;
   const { name, options: aliasOptions } = parseMetricAlias(written);
   const namePath = typeof raw === 'string' ? path : [...path, 'name'];
-  const schema = isBuiltinMetric(name) ? metricCatalog[name].options : pluginOptions('metric', name);
+  const schema = defaultMetricRegistry.options(name);
   if (schema === undefined) {
     ctx.diagnostics.push(
       located(
         ctx.file,
         ctx.locate(namePath),
         namePath,
-        unknownNameMessage('metric', written, [...builtinMetricNames, ...pluginNames('metric')]),
+        unknownNameMessage('metric', written, defaultMetricRegistry.names()),
       ),
     );
     return;
@@ -92,8 +92,8 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
 /** Checks a metric name used as a threshold key (aliases allowed). */
 export function checkMetricName(ctx: PluginCheckContext, written: string, path: FieldPath): boolean {
   const { name } = parseMetricAlias(written);
-  if (isBuiltinMetric(name) || pluginOptions('metric', name) !== undefined) return true;
-  const known = [...builtinMetricNames, ...pluginNames('metric')];
+  if (defaultMetricRegistry.has(name)) return true;
+  const known = defaultMetricRegistry.names();
   ctx.diagnostics.push(
     located(ctx.file, ctx.locate(path), path, unknownNameMessage('metric', written, known)),
   );
@@ -112,9 +112,9 @@ export function checkAdapter(
   optionsPath: FieldPath,
 ): void {
   if (typeof name !== 'string') return;
-  const schema = isBuiltinAdapter(name) ? adapterOptionSchemas[name] : pluginOptions('adapter', name);
+  const schema = defaultAdapterRegistry.options(name);
   if (schema === undefined) {
-    const known = [...builtinAdapterNames, ...pluginNames('adapter')];
+    const known = defaultAdapterRegistry.names();
     ctx.diagnostics.push(
       located(ctx.file, ctx.locate(namePath), namePath, unknownNameMessage('adapter', name, known)),
     );

@@ -1,9 +1,12 @@
-import { z } from 'zod';
-import { HarnessEvalError } from '../core/errors.ts';
 import type { MetricRef } from '../core/plugin-ref.ts';
-import { alreadyRegistered, declarePlugin } from '../plugins/known.ts';
-import { closestName } from '../util/suggest.ts';
-import { type BuiltinMetricName, isBuiltinMetric, type metricCatalog, parseMetricAlias } from './catalog.ts';
+import { type BuiltinEntry, definePluginKind, PluginRegistry } from '../plugins/kind.ts';
+import {
+  hasMethods,
+  missingMethods,
+  specificationVersionOf,
+  unsupportedVersion,
+} from '../plugins/version.ts';
+import { type BuiltinMetricName, type metricCatalog, parseMetricAlias } from './catalog.ts';
 import { flakyTasksMetric } from './flaky.ts';
 import { agentLatency, agentLatencyP50, agentLatencyP95, trialDuration } from './latency.ts';
 import {
@@ -62,48 +65,58 @@ export const builtinMetrics = {
 /** A metric named in a file (`success_rate`, `pass@3`, `{name, options}`) or given as an instance. */
 export type MetricSpec = string | MetricRef | MetricV1;
 
+/** An instance, not a reference: it can calculate (its version is checked at the seam). */
 function isMetricInstance(spec: MetricSpec): spec is MetricV1 {
-  return typeof spec === 'object' && 'specificationVersion' in spec;
+  return typeof spec === 'object' && 'calculate' in spec;
 }
 
+/** The metric contract versions this HarnessEval runs. */
+export const METRIC_VERSIONS = ['v1'] as const;
+
+/** The seam of the metric contract: an instance of any supported version becomes a `MetricV1`. */
+export function resolveMetric(instance: unknown, name: string): MetricV1 {
+  const version = specificationVersionOf(instance);
+  switch (version) {
+    case 'v1':
+      if (hasMethods<MetricV1>(instance, ['calculate'])) return instance;
+      throw missingMethods('metric', name, version, ['calculate']);
+    default:
+      throw unsupportedVersion('metric', name, version, METRIC_VERSIONS);
+  }
+}
+
+/** Metric built-ins are small pure functions, so they are given, not imported on first use. */
+const builtinEntries: Record<string, BuiltinEntry<MetricDefinition>> = {};
+for (const definition of Object.values(builtinMetrics))
+  builtinEntries[definition.name] = {
+    options: definition.options,
+    description: definition.description,
+    definition,
+  };
+
+export const metricKind = definePluginKind<MetricDefinition, MetricV1, typeof builtinEntries>({
+  kind: 'metric',
+  builtins: builtinEntries,
+  versions: METRIC_VERSIONS,
+  resolve: resolveMetric,
+});
+
 /**
- * Built-ins plus user plugins. Most callers use the default registry through `createMetric` and
- * `registerMetric`; tests and embedders that need isolation make their own.
+ * The metrics of one plugin set: built-ins plus plugins. Most callers use the default registry
+ * through `createMetric` and `registerMetric`; a plugin set (`createPluginSet`) has its own.
  */
-export class MetricRegistry {
-  readonly #plugins = new Map<string, MetricDefinition>();
-
-  /** Adds a user metric; a name already taken (built-in or plugin) is a configuration error. */
-  /** Adds a metric; returns a function that removes it again. */
-  register(definition: MetricDefinition): () => void {
-    const existing = this.#plugins.get(definition.name);
-    // The same definition again (a plugin module loaded twice) is a no-op; another one is refused.
-    if (isBuiltinMetric(definition.name) || (existing !== undefined && existing !== definition))
-      throw alreadyRegistered('metric', definition.name);
-    this.#plugins.set(definition.name, definition);
-    const undeclare =
-      this === defaultMetricRegistry
-        ? declarePlugin('metric', definition.name, definition.options)
-        : () => {};
-    return () => {
-      if (this.#plugins.get(definition.name) !== definition) return;
-      this.#plugins.delete(definition.name);
-      undeclare();
-    };
+export class MetricRegistry extends PluginRegistry<MetricDefinition, MetricV1, typeof builtinEntries> {
+  constructor() {
+    super(metricKind);
   }
 
-  has(name: string): boolean {
-    const { name: resolved } = parseMetricAlias(name);
-    return isBuiltinMetric(resolved) || this.#plugins.has(resolved);
-  }
-
-  names(): string[] {
-    return [...Object.keys(builtinMetrics), ...this.#plugins.keys()];
+  /** Whether a name, or an alias (`pass@3`, `latency`), names a metric. */
+  override has(name: string): boolean {
+    return super.has(parseMetricAlias(name).name);
   }
 
   definition(name: string): MetricDefinition | undefined {
-    if (isBuiltinMetric(name)) return builtinMetrics[name];
-    return this.#plugins.get(name);
+    return this.definitionNow(name);
   }
 
   /**
@@ -111,30 +124,18 @@ export class MetricRegistry {
    * Throws `HarnessEvalError('invalid_config')` for an unknown name ("did you mean …") or bad options.
    */
   create(spec: MetricSpec): MetricV1 {
-    if (isMetricInstance(spec)) return spec;
+    if (isMetricInstance(spec)) return this.resolve(spec, spec.name);
     const ref = typeof spec === 'string' ? { name: spec, options: {} } : spec;
     const alias = parseMetricAlias(ref.name);
-    const definition = this.definition(alias.name);
-    if (!definition) {
-      const suggestion = closestName(alias.name, [...this.names(), 'pass@K', 'pass^K']);
-      throw new HarnessEvalError(
-        'invalid_config',
-        `unknown metric "${ref.name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
-        { data: { metric: ref.name, known: this.names(), ...(suggestion ? { suggestion } : {}) } },
-      );
-    }
+    const definition = this.definitionNow(alias.name);
+    if (!definition) throw this.unknown(alias.name, ref.name, ['pass@K', 'pass^K']);
     const parsed = definition.options.safeParse({ ...alias.options, ...ref.options });
-    if (!parsed.success) {
-      throw new HarnessEvalError(
-        'invalid_config',
-        `metric "${ref.name}": invalid options: ${z.prettifyError(parsed.error).replaceAll('\n', '; ')}`,
-        { cause: parsed.error, data: { metric: ref.name } },
-      );
-    }
-    return definition.create(parsed.data);
+    if (!parsed.success) throw this.optionsError(ref.name, parsed.error);
+    return this.resolve(definition.create(parsed.data), ref.name);
   }
 }
 
+/** The metrics of the default plugin set. */
 export const defaultMetricRegistry = new MetricRegistry();
 
 /** `createMetric('pass@3')`, `createMetric({ name: 'evaluator_score', options: { evaluator: 'regex' } })`. */
@@ -142,7 +143,7 @@ export function createMetric(spec: MetricSpec, registry: MetricRegistry = defaul
   return registry.create(spec);
 }
 
-/** Registers a user metric plugin in the default registry. */
+/** Registers a user metric plugin (in the default set unless a registry is given); returns its unregister function. */
 export function registerMetric(
   definition: MetricDefinition,
   registry: MetricRegistry = defaultMetricRegistry,

@@ -1,22 +1,14 @@
 import { dirname, resolve } from 'node:path';
-import { registerAdapter } from '../adapters/registry.ts';
 import type { AdapterDefinition } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
-import { registerEvaluator } from '../evaluators/registry.ts';
 import type { EvaluatorDefinition } from '../evaluators/types.ts';
-import { registerMetric } from '../metrics/registry.ts';
 import type { MetricDefinition } from '../metrics/types.ts';
-import { registerReporter } from '../reporters/registry.ts';
-import type { ReporterV1 } from '../reporters/types.ts';
+import type { ReporterDefinition } from '../reporters/types.ts';
+import { defaultPlugins, emptyPluginSet, type PluginSet } from './set.ts';
 import { importUserModule } from './user-module.ts';
 
 /** A reporter contributed by a plugin: a factory, since streaming reporters keep per-run state. */
-export interface PluginReporter {
-  readonly name: string;
-  readonly extensions: readonly string[];
-  readonly description?: string;
-  create(): ReporterV1 | Promise<ReporterV1>;
-}
+export type PluginReporter = ReporterDefinition;
 
 /**
  * What a plugin module exports (as `default` or `plugin`): definitions that HarnessEval
@@ -64,25 +56,34 @@ function hasOptions<T>(x: unknown): x is T {
 }
 
 /**
- * Plugin modules loaded in this process, by absolute path. tsx gives every import of a TypeScript
+ * Plugin modules loaded into each set, by absolute path. tsx gives every import of a TypeScript
  * file fresh definition objects, which the registries would refuse as a second plugin with the
- * same names; so a module named twice (`--plugin` and a file's `plugins:`) loads once.
+ * same names; so a module named twice (`--plugin` and a file's `plugins:`) loads once per set.
  */
-const loadedModules = new Map<string, Promise<string[]>>();
+const loadedModules = new WeakMap<PluginSet, Map<string, Promise<string[]>>>();
 
-/** Imports a plugin module (TypeScript or JavaScript) and registers what it contributes; once per path. */
-export function loadPlugin(path: string, baseDir: string): Promise<string[]> {
+/**
+ * Imports a plugin module (TypeScript or JavaScript) and registers what it contributes in the
+ * set (the default set unless one is given); once per path and set.
+ */
+export function loadPlugin(
+  path: string,
+  baseDir: string,
+  plugins: PluginSet = defaultPlugins,
+): Promise<string[]> {
   const absolute = resolve(baseDir, path);
-  const known = loadedModules.get(absolute);
+  const loaded = loadedModules.get(plugins) ?? new Map<string, Promise<string[]>>();
+  loadedModules.set(plugins, loaded);
+  const known = loaded.get(absolute);
   if (known !== undefined) return known;
-  const loading = registerPluginModule(absolute);
-  loadedModules.set(absolute, loading);
+  const loading = registerPluginModule(absolute, plugins);
+  loaded.set(absolute, loading);
   // A module that failed may be fixed and named again (a long-lived library process).
-  loading.catch(() => loadedModules.delete(absolute));
+  loading.catch(() => loaded.delete(absolute));
   return loading;
 }
 
-async function registerPluginModule(path: string): Promise<string[]> {
+async function registerPluginModule(path: string, plugins: PluginSet): Promise<string[]> {
   const exports = await importUserModule(path, dirname(path));
   const plugin = exports['default'] ?? exports['plugin'];
   if (!isObject(plugin)) {
@@ -91,26 +92,54 @@ async function registerPluginModule(path: string): Promise<string[]> {
       `plugin ${path} must export a plugin object (export default definePlugin({...}))`,
     );
   }
-  const registered: string[] = [];
-  for (const e of listOf<EvaluatorDefinition>(plugin, 'evaluators', path, hasOptions)) {
-    registerEvaluator(e);
-    registered.push(`evaluator ${e.name}`);
+  return registerPlugin(plugin, plugins, path);
+}
+
+/**
+ * Registers a plugin object's definitions in a set (all or none: a refusal removes what it had
+ * added). Returns what was registered (`evaluator word_limit`, …).
+ * @example const plugins = emptyPluginSet(); registerPlugin(myPlugin, plugins); await runExperiment({ ..., plugins });
+ */
+export function registerPlugin(
+  plugin: HarnessEvalPlugin | Record<string, unknown>,
+  plugins: PluginSet = defaultPlugins,
+  source = 'plugin',
+): string[] {
+  const value: Record<string, unknown> = { ...plugin };
+  const steps: { label: string; register: () => () => void }[] = [
+    ...listOf<EvaluatorDefinition>(value, 'evaluators', source, hasOptions).map((e) => ({
+      label: `evaluator ${e.name}`,
+      register: () => plugins.evaluators.register(e),
+    })),
+    ...listOf<MetricDefinition>(value, 'metrics', source, hasOptions).map((m) => ({
+      label: `metric ${m.name}`,
+      register: () => plugins.metrics.register(m),
+    })),
+    ...listOf<AdapterDefinition>(value, 'adapters', source, hasOptions).map((a) => ({
+      label: `adapter ${a.name}`,
+      register: () => plugins.adapters.register(a),
+    })),
+    ...listOf<PluginReporter>(value, 'reporters', source, hasNameAndCreate).map((r) => ({
+      label: `reporter ${r.name}`,
+      register: () =>
+        plugins.reporters.register(
+          r.description === undefined ? { ...r, description: `reporter from ${source}` } : r,
+        ),
+    })),
+  ];
+  const undo: (() => void)[] = [];
+  try {
+    for (const step of steps) undo.push(step.register());
+  } catch (error) {
+    for (const remove of undo.reverse()) remove();
+    throw error;
   }
-  for (const m of listOf<MetricDefinition>(plugin, 'metrics', path, hasOptions)) {
-    registerMetric(m);
-    registered.push(`metric ${m.name}`);
-  }
-  for (const a of listOf<AdapterDefinition>(plugin, 'adapters', path, hasOptions)) {
-    registerAdapter(a);
-    registered.push(`adapter ${a.name}`);
-  }
-  for (const r of listOf<PluginReporter>(plugin, 'reporters', path, hasNameAndCreate)) {
-    registerReporter(r.name, {
-      load: async () => r.create(),
-      extensions: r.extensions,
-      description: r.description ?? `reporter from ${path}`,
-    });
-    registered.push(`reporter ${r.name}`);
-  }
-  return registered;
+  return steps.map((s) => s.label);
+}
+
+/** A new plugin set with the built-ins and these plugins' definitions (the default set is untouched). */
+export function createPluginSet(...contributed: readonly HarnessEvalPlugin[]): PluginSet {
+  const plugins = emptyPluginSet();
+  for (const plugin of contributed) registerPlugin(plugin, plugins);
+  return plugins;
 }

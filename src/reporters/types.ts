@@ -38,3 +38,17 @@ export interface ReporterV1 {
   onTrialEnd?(record: RunRecord): Promise<void>;
   onRunEnd?(experiment: Experiment): Promise<void>;
 }
+
+/**
+ * A reporter a plugin contributes: a name, the file extensions that select it for `-o FILE`, and
+ * `create()`, called once per report (streaming reporters keep per-run state).
+ */
+export interface ReporterDefinition {
+  readonly name: string;
+  /** With the dot: `.tsv` (matched case-insensitively). */
+  readonly extensions: readonly string[];
+  readonly description?: string;
+  /** The contract its reporters implement; checked when it is registered. */
+  readonly specificationVersion?: 'v1';
+  create(): ReporterV1 | Promise<ReporterV1>;
+}

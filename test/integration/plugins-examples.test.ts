@@ -95,7 +95,9 @@ describe('examples/plugins', () => {
 
   it('a name taken by another plugin or a built-in is refused; the same plugin again is a no-op', () => {
     expect(() => registerEvaluator({ ...wordLimit, name: 'regex' })).toThrow(/built-in/);
-    expect(() => registerAdapter({ ...echoAdapter, name: 'http' })).toThrow(/built in/);
+    expect(() => registerAdapter({ ...echoAdapter, name: 'http' })).toThrow(
+      /a built-in adapter has that name/,
+    );
     expect(() => registerEvaluator({ ...wordLimit })).toThrow(
       /an evaluator named "word_limit" is already registered/,
     );

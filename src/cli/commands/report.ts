@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { HarnessEvalError } from '../../core/errors.ts';
 import { storeKind } from '../../store/location.ts';
 import { type CliIO, useColor, writeLine } from '../io.ts';
 import { STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
@@ -58,7 +59,12 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
     outputs.length === 0
       ? [{ format: flags.format ?? 'console' }]
       : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
-  const reporters = await Promise.all(targets.map((t) => getReporter(t.format)));
+  // An unknown reporter is a configuration error to the library; named by a flag, it is usage.
+  const reporters = await Promise.all(targets.map((t) => getReporter(t.format))).catch((error: unknown) => {
+    if (HarnessEvalError.is(error) && error.code === 'invalid_config')
+      throw new HarnessEvalError('usage', error.message, { cause: error, data: error.data });
+    throw error;
+  });
   const viewerOrigin = await viewerFor(reference, flags, io);
   const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
   // Flaky across stored runs of this harness version too, not only across this run's epochs.

@@ -233,7 +233,7 @@ async function runCommand(
     for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
       stdoutReporters.push(await getReporter(name));
   } catch (error) {
-    return reportError(io, error, { usage: EXIT.usage, not_found: EXIT.usage });
+    return reportError(io, error, { usage: EXIT.usage, invalid_config: EXIT.usage, not_found: EXIT.usage });
   }
   if (flags.queue !== undefined) {
     const { runQueued } = await import('./run-queue.ts');

@@ -75,17 +75,18 @@ describe('adapter registry', () => {
   it('suggests the closest name for an unknown adapter', async () => {
     const error = await createError('htp', {});
     expect(error.code).toBe('invalid_config');
-    expect(error.message).toBe(
-      'unknown adapter "htp"; did you mean "http"? (known adapters: function, generic, http, cli, mcp, oracle, claude-code, codex, acp)',
-    );
-    expect(error.diagnostics[0]).toMatchObject({ path: 'adapter' });
+    expect(error.message).toBe('unknown adapter "htp" (did you mean "http"?)');
+    expect(error.diagnostics[0]).toMatchObject({
+      path: 'adapter',
+      expected: 'function | generic | http | cli | mcp | oracle | claude-code | codex | acp',
+    });
     expect((await createError('kubernetes', {})).message).not.toContain('did you mean');
   });
 
   it('reports option errors with their paths, before loading anything', async () => {
     const error = await createError('http', { url: 'not a url', method: 'DELETE', extra: 1 });
     expect(error.code).toBe('invalid_config');
-    expect(error.message).toMatch(/^invalid options for adapter "http": /);
+    expect(error.message).toMatch(/^adapter "http": options\./);
     const paths = error.diagnostics.map((d) => d.path);
     expect(paths).toEqual(expect.arrayContaining(['options.url', 'options.method']));
     expect(error.message).toMatch(/extra/);
@@ -114,8 +115,22 @@ describe('adapter registry', () => {
     expect((await createError('revers', {})).message).toContain('did you mean "reverse"');
   });
 
+  it('refuses an agent whose specificationVersion this HarnessEval does not run, naming the adapter', async () => {
+    registerAdapter({
+      ...reverse,
+      name: 'broken',
+      create: async () =>
+        ({ specificationVersion: 'v2', name: 'x', run: async () => agentOutput({ output: '' }) }) as never,
+    });
+    expect((await createError('broken', {})).message).toBe(
+      'adapter "broken" has specificationVersion "v2"; this HarnessEval supports "v1" (update HarnessEval or the plugin)',
+    );
+  });
+
   it('refuses a plugin that shadows a built-in, and wraps a plugin that throws at create', async () => {
-    expect(() => registerAdapter({ ...reverse, name: 'http' })).toThrow(/built in and cannot be replaced/);
+    expect(() => registerAdapter({ ...reverse, name: 'http' })).toThrow(
+      'cannot register an adapter "http": a built-in adapter has that name and cannot be replaced',
+    );
     registerAdapter({
       ...reverse,
       name: 'broken',

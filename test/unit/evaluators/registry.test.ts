@@ -111,6 +111,25 @@ describe('evaluator registry', () => {
     await expect(judge('says_word', { word: 'hi' })).rejects.toThrow(/unknown evaluator/);
   });
 
+  it('refuses an instance whose specificationVersion this HarnessEval does not run, when it is created', async () => {
+    const remove = registerEvaluator({
+      name: 'from_the_future',
+      description: '',
+      options: z.object({}),
+      create: () =>
+        ({ specificationVersion: 'v2', name: 'from_the_future', evaluate: async () => ({}) }) as never,
+    });
+    try {
+      await expect(
+        createEvaluator({ name: 'from_the_future', options: {}, negate: false }, env),
+      ).rejects.toThrow(
+        'evaluator "from_the_future" has specificationVersion "v2"; this HarnessEval supports "v1"',
+      );
+    } finally {
+      remove();
+    }
+  });
+
   it('refuses to replace a built-in', () => {
     expect(() =>
       registerEvaluator({

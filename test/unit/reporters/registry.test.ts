@@ -6,6 +6,7 @@ import { HarnessEvalError } from '../../../src/core/errors.ts';
 import {
   builtinReporters,
   getReporter,
+  ReporterRegistry,
   registerReporter,
   reporterForFile,
   reporterNames,
@@ -48,9 +49,10 @@ describe('reporter registry', () => {
   it('suggests the closest name for a typo', async () => {
     await expect(getReporter('junt')).rejects.toThrow(/unknown reporter "junt" \(did you mean "junit"\?\)/);
     await expect(getReporter('mark')).rejects.toThrow(/did you mean "markdown"/);
-    await expect(getReporter('zzzzzz')).rejects.toThrow(
-      /^unknown reporter "zzzzzz"; known reporters: console/,
-    );
+    const error = await getReporter('zzzzzz').catch((e: unknown) => e);
+    expect(HarnessEvalError.is(error) && error.code).toBe('invalid_config');
+    expect(HarnessEvalError.is(error) && error.message).toBe('unknown reporter "zzzzzz"');
+    expect(HarnessEvalError.is(error) && error.data['known']).toEqual(Object.keys(builtinReporters));
   });
 
   it('gives a fresh instance each time (streaming reporters hold per-run state)', async () => {
@@ -73,11 +75,33 @@ describe('reporter registry', () => {
     expect(await (await getReporter('tap')).report(mixedExperiment())).toBe('1..6\n');
   });
 
+  it('refuses a reporter whose specificationVersion this HarnessEval does not run', async () => {
+    const registry = new ReporterRegistry();
+    registry.register({
+      name: 'old',
+      extensions: ['.old'],
+      create: () =>
+        ({ specificationVersion: 'v0', name: 'old', extensions: [], report: async () => '' }) as never,
+    });
+    await expect(registry.create('old')).rejects.toThrow(
+      'reporter "old" has specificationVersion "v0"; this HarnessEval supports "v1"',
+    );
+    expect(reporterNames()).not.toContain('old');
+  });
+
   it('refuses a duplicate name, a taken extension or an invalid name', () => {
     const load = async () => getReporter('json');
     expect(() => registerReporter('json', { description: '', extensions: ['.j2'], load })).toThrow(
-      /already registered/,
+      /a built-in reporter has that name and cannot be replaced/,
     );
+    const tsv = { description: '', extensions: ['.tsv'], load };
+    const remove = registerReporter('tsv', tsv);
+    expect(() => registerReporter('tsv', tsv)).not.toThrow();
+    expect(() => registerReporter('tsv', { ...tsv, extensions: ['.tsv2'] })).toThrow(
+      /a reporter named "tsv" is already registered/,
+    );
+    remove();
+    expect(reporterNames()).not.toContain('tsv');
     expect(() => registerReporter('json2', { description: '', extensions: ['.json'], load })).toThrow(
       /\.json already selects the json reporter/,
     );
