@@ -181,6 +181,71 @@ describe('runs import --from harbor (built CLI)', () => {
   });
 });
 
+describe('runs import --from inspect (built CLI)', () => {
+  const LOGS = 'test/fixtures/import/inspect';
+
+  it('reads the .eval zip and the JSON form into the same experiment; a sandbox error is infra', async () => {
+    const store = storeFile();
+    const zip = await cli([
+      'runs',
+      '--store',
+      store,
+      'import',
+      '--from',
+      'inspect',
+      `${LOGS}/word_tasks.eval`,
+    ]);
+    expect(zip.status, zip.stderr).toBe(0);
+    expect(zip.stdout).toContain('4 records, 2 pass, 1 fail, 1 error (1 infra)');
+    expect(zip.stdout).toContain('4 x samples[].events: the transcript events are not mapped');
+    const fromZip = await exported(store, 'inspect-');
+    const json = await cli([
+      'runs',
+      '--store',
+      store,
+      'import',
+      '--from',
+      'inspect',
+      `${LOGS}/word_tasks.json`,
+      '--replace',
+    ]);
+    expect(json.status, json.stderr).toBe(0);
+    const fromJson = await exported(store, 'inspect-');
+    expect(fromJson.records.map((r) => [r.task_id, r.epoch, r.outcome])).toEqual(
+      fromZip.records.map((r) => [r.task_id, r.epoch, r.outcome]),
+    );
+    const first = fromJson.records.find((r) => r.task_id === 'count-1' && r.epoch === 0)!;
+    expect(first).toMatchObject({ outcome: 'pass', cost_usd: 0.004, scores: { overall: 1 } });
+    // Anthropic-style usage (total = input + output + cache reads): ours counts every input token.
+    expect(first.output.usage).toMatchObject({ tokens_in: 1800, tokens_out: 50, cached_tokens: 800 });
+    expect(first.output.tool_calls).toMatchObject([{ tool_name: 'bash', id: 'tc-1', result: '3 in.txt' }]);
+    // No price reported stays unknown.
+    expect(fromJson.records.find((r) => r.task_id === 'count-1' && r.epoch === 1)?.cost_usd).toBeNull();
+    expect(fromJson.records.find((r) => r.task_id === 'count-2' && r.epoch === 1)).toMatchObject({
+      outcome: 'error',
+      error_kind: 'infra',
+    });
+  });
+
+  it('a malformed JSON log is a located error', async () => {
+    const store = storeFile();
+    const result = await cli([
+      'runs',
+      '--store',
+      store,
+      'import',
+      '--from',
+      'inspect',
+      `${LOGS}/malformed.json`,
+    ]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `${LOGS}/malformed.json:125:16: samples[1].epoch: wrong type string (expected number)`,
+    );
+    expect(existsSync(store)).toBe(false);
+  });
+});
+
 const bwrap = await sandboxAvailability('bwrap');
 if (!bwrap.ok) console.warn(`imported-vs-native compare skipped: ${bwrap.reason}`);
 

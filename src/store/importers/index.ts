@@ -14,6 +14,7 @@ const IMPORTERS: Record<
   () => Promise<(path: string, options: ImportOptions) => Promise<ImportedRuns>>
 > = {
   harbor: async () => (await import('./harbor.ts')).importHarborJob,
+  inspect: async () => (await import('./inspect.ts')).importInspectLog,
 };
 
 /** Another tool's results at `path` as HarnessEval experiments (not yet stored, metrics not yet computed). */

@@ -1,6 +1,6 @@
 import type { Experiment } from '../../core/experiment.ts';
 
-export const IMPORT_TOOLS = ['harbor'] as const;
+export const IMPORT_TOOLS = ['harbor', 'inspect'] as const;
 export type ImportTool = (typeof IMPORT_TOOLS)[number];
 
 /** A field of the source that the importer could not map, and in how many places it occurred. */
