@@ -19,7 +19,7 @@ import { withTimeout } from '../util/timeout.ts';
 import { parseAcpSession } from './acp-updates.ts';
 import { abortedOutput, failedOutput, secondsSince } from './agent-result.ts';
 import { type AcpOptions, AcpOptionsSchema, type McpServer } from './coding-agent-options.ts';
-import { childEnvironment, resolveCommand, transcriptOutput } from './coding-agent-run.ts';
+import { childEnvironment, containedRun, resolveCommand, transcriptOutput } from './coding-agent-run.ts';
 import { inputText } from './input-template.ts';
 import { terminateProcessGroup } from './process-group.ts';
 import { spawnFailure } from './subprocess.ts';
@@ -226,6 +226,6 @@ export const acpAdapter: AdapterDefinition<typeof AcpOptionsSchema> = {
     specificationVersion: 'v1',
     name: environment.harness.name,
     reports: 'files',
-    run: (input, ctx) => runAcp(options, environment, input, ctx),
+    run: (input, ctx) => containedRun(() => runAcp(options, environment, input, ctx)),
   }),
 };

@@ -1,16 +1,18 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import type { AgentOutput } from '../core/agent-output.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
 import { parseClaudeCodeStream } from './claude-code-transcript.ts';
 import { type ClaudeCodeOptions, ClaudeCodeOptionsSchema, type McpServer } from './coding-agent-options.ts';
 import {
+  agentHome,
   childEnvironment,
+  containedRun,
+  installPaths,
   readTranscriptTree,
   resolveCommand,
   runCodingAgent,
-  trialHome,
 } from './coding-agent-run.ts';
 import { inputText } from './input-template.ts';
 import type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';
@@ -66,30 +68,34 @@ async function runClaudeCode(
   input: TaskInput,
   ctx: TrialContext,
 ): Promise<AgentOutput> {
-  const home = await trialHome('claude');
+  const home = await agentHome('claude', ctx);
   try {
-    const configDir = join(home.home, '.claude');
+    const configDir = join(home.host, '.claude');
     await mkdir(configDir, { recursive: true });
     if (memory !== undefined) await writeFile(join(configDir, 'CLAUDE.md'), memory);
+    await home.enter();
     const root = process.getuid?.() === 0;
     const own: Record<string, string> = {
-      HOME: home.home,
-      CLAUDE_CONFIG_DIR: configDir,
+      HOME: home.seen,
+      CLAUDE_CONFIG_DIR: posix.join(home.seen, '.claude'),
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       // As root, Claude Code refuses bypassPermissions unless told it runs in a sandbox.
       ...(root && options.permission_mode === 'bypassPermissions' ? { IS_SANDBOX: '1' } : {}),
     };
-    const spec = {
+    const spec = home.spawn({
       command: resolveCommand(options.command, environment.baseDir),
       args: claudeCodeArgs(options),
       cwd: ctx.workspace ?? environment.baseDir,
       env: childEnvironment(options, environment, PASS_THROUGH, own, ctx),
       stdin: inputText(input),
-    };
+    });
     return await runCodingAgent(spec, ctx, {
       maxOutputBytes: options.max_output_bytes,
-      parse: async (lines) => parseClaudeCodeStream(lines, { sessionLines: await sessionLines(configDir) }),
+      parse: async (lines) => {
+        await home.leave();
+        return parseClaudeCodeStream(lines, { sessionLines: await sessionLines(configDir) });
+      },
     });
   } finally {
     await home.remove();
@@ -114,7 +120,9 @@ async function createClaudeCodeAgent(
     name: environment.harness.name,
     // What it did comes from its stream; an events file (HARNESSEVAL_EVENTS) is read as well.
     reports: 'files',
-    run: (input, ctx) => runClaudeCode(options, environment, memory, input, ctx),
+    // In a sandbox, the CLI's install is shown read-only.
+    sandboxPaths: installPaths(resolveCommand(options.command, environment.baseDir), environment.env['PATH']),
+    run: (input, ctx) => containedRun(() => runClaudeCode(options, environment, memory, input, ctx)),
   };
 }
 

@@ -1,15 +1,17 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { AgentOutput } from '../core/agent-output.ts';
 import type { TaskInput } from '../core/task.ts';
 import { parseCodexStream } from './codex-transcript.ts';
 import { type CodexOptions, CodexOptionsSchema, type McpServer } from './coding-agent-options.ts';
 import {
+  agentHome,
   childEnvironment,
+  containedRun,
+  installPaths,
   readTranscriptTree,
   resolveCommand,
   runCodingAgent,
-  trialHome,
 } from './coding-agent-run.ts';
 import { inputText } from './input-template.ts';
 import type { AdapterDefinition, AdapterEnvironment, TrialContext, TrialGateway } from './types.ts';
@@ -76,29 +78,32 @@ async function runCodex(
   input: TaskInput,
   ctx: TrialContext,
 ): Promise<AgentOutput> {
-  const home = await trialHome('codex');
+  const home = await agentHome('codex', ctx);
   try {
-    const codexHome = join(home.home, '.codex');
+    const codexHome = join(home.host, '.codex');
     await mkdir(codexHome, { recursive: true });
+    await home.enter();
     const own = {
-      HOME: home.home,
-      CODEX_HOME: codexHome,
+      HOME: home.seen,
+      CODEX_HOME: posix.join(home.seen, '.codex'),
       ...(ctx.gateway === undefined ? {} : { [GATEWAY_KEY_ENV]: ctx.gateway.apiKey }),
     };
-    const spec = {
+    const spec = home.spawn({
       command: resolveCommand(options.command, environment.baseDir),
       args: codexArgs(options, ctx.gateway),
       cwd: ctx.workspace ?? environment.baseDir,
       env: childEnvironment(options, environment, PASS_THROUGH, own, ctx),
       stdin: inputText(input),
-    };
+    });
     return await runCodingAgent(spec, ctx, {
       maxOutputBytes: options.max_output_bytes,
-      parse: async (lines) =>
-        parseCodexStream(lines, {
+      parse: async (lines) => {
+        await home.leave();
+        return parseCodexStream(lines, {
           rolloutLines: await rolloutLines(codexHome),
           ...(options.model === undefined ? {} : { model: options.model }),
-        }),
+        });
+      },
     });
   } finally {
     await home.remove();
@@ -113,6 +118,8 @@ export const codexAdapter: AdapterDefinition<typeof CodexOptionsSchema> = {
     specificationVersion: 'v1',
     name: environment.harness.name,
     reports: 'files',
-    run: (input, ctx) => runCodex(options, environment, input, ctx),
+    // In a sandbox, the CLI's install (its platform binary beside it) is shown read-only.
+    sandboxPaths: installPaths(resolveCommand(options.command, environment.baseDir), environment.env['PATH']),
+    run: (input, ctx) => containedRun(() => runCodex(options, environment, input, ctx)),
   }),
 };

@@ -1,8 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { expandEnvTemplate } from '../util/env-template.ts';
+import { findExecutable } from '../util/find-executable.ts';
 import { abortedOutput, failedOutput } from './agent-result.ts';
 import { runFailure, runSubprocess, type SubprocessSpec } from './subprocess.ts';
 import type { ParsedTranscript } from './transcript.ts';
@@ -15,15 +18,71 @@ export interface CodingAgentProcessOptions {
   readonly max_output_bytes: number;
 }
 
+/** Where a sandboxed CLI's per-trial home is seen: in the sandbox's private /tmp. */
+export const SANDBOXED_HOME = '/tmp/harnesseval-agent-home';
+
 /**
  * A per-trial home for a CLI (its `HOME` and its own config folder), so trials never share
  * sessions, caches or credentials, and the CLI's own transcript can be read back after the run.
+ * In a sandbox the home is copied in before the run and back out after it, so the same files are
+ * read on the host either way.
  */
-export async function trialHome(
-  prefix: string,
-): Promise<{ dir: string; home: string; remove(): Promise<void> }> {
+export interface AgentHome {
+  /** The home on the host: write config here before `enter`, read transcripts after `leave`. */
+  readonly host: string;
+  /** The home as the CLI sees it (its `HOME`). */
+  readonly seen: string;
+  /** Makes the host home the CLI's (copies it into the sandbox). */
+  enter(): Promise<void>;
+  /** The command to spawn: wrapped by the trial's sandbox when it has one. */
+  spawn(spec: SubprocessSpec): SubprocessSpec;
+  /** Brings the CLI's home back to the host (a sandbox's copy); safe when the CLI wrote nothing. */
+  leave(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+export async function agentHome(prefix: string, ctx: TrialContext): Promise<AgentHome> {
   const dir = await mkdtemp(join(tmpdir(), `harnesseval-${prefix}-`));
-  return { dir, home: join(dir, 'home'), remove: () => rm(dir, { recursive: true, force: true }) };
+  const host = join(dir, 'home');
+  await mkdir(host, { recursive: true });
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const sandbox = ctx.sandbox;
+  // The `none` backend runs on the host: the host home is the CLI's.
+  if (sandbox === undefined || sandbox.backend === 'none')
+    return { host, seen: host, enter: async () => {}, spawn: (spec) => spec, leave: async () => {}, remove };
+  return {
+    host,
+    seen: SANDBOXED_HOME,
+    enter: () => sandbox.copyIn(host, SANDBOXED_HOME),
+    spawn(spec) {
+      // Inside, the CLI starts in the workspace as the sandbox shows it (Harbor's /app).
+      const wrapped = sandbox.command([spec.command, ...spec.args], { cwd: ctx.workspace, env: spec.env });
+      return { ...spec, label: spec.label ?? spec.command, ...wrapped };
+    },
+    leave: () => sandbox.copyOut(SANDBOXED_HOME, host).catch(() => {}),
+    remove,
+  };
+}
+
+/**
+ * What of a CLI's install a sandbox must show read-only: the `node_modules` folder its real file
+ * lies in (so the platform packages beside it come too; else its folder), and the folder of the
+ * name found on PATH when that is a link from elsewhere. Nothing when it cannot be found here.
+ */
+export function installPaths(command: string, path: string | undefined): string[] {
+  const found = isAbsolute(command) ? command : findExecutable(command, path ?? '');
+  if (found === undefined) return [];
+  let real: string;
+  try {
+    real = realpathSync(found);
+  } catch {
+    return [];
+  }
+  const parts = real.split(sep);
+  const modules = parts.lastIndexOf('node_modules');
+  const install = modules > 0 ? parts.slice(0, modules + 1).join(sep) : dirname(real);
+  const linked = dirname(found);
+  return linked === install || linked.startsWith(`${install}${sep}`) ? [install] : [install, linked];
 }
 
 /** A command named with a slash is relative to the harness file; a bare name is looked up on PATH. */
@@ -51,6 +110,19 @@ export function childEnvironment(
   for (const [name, template] of Object.entries(options.env))
     env[name] = expandEnvTemplate(template, environment.env, `env.${name}`);
   return { ...env, ...own, ...ctx.env };
+}
+
+/**
+ * A trial's run that never throws: what goes wrong before or around the CLI (an unset `${VAR}` in
+ * `env`, a per-trial home that cannot be made) is the trial's error, `config` for a misconfiguration.
+ */
+export async function containedRun(run: () => Promise<AgentOutput>): Promise<AgentOutput> {
+  try {
+    return await run();
+  } catch (error) {
+    const config = HarnessEvalError.is(error) && error.code === 'invalid_config';
+    return failedOutput(config ? 'config' : 'agent', errorMessage(error));
+  }
 }
 
 /**

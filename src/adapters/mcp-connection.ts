@@ -66,11 +66,18 @@ function describeFailure(error: unknown, transport: Transport, options: McpOptio
   return message;
 }
 
-/** Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. Never throws. */
+/**
+ * Starts (stdio) or reaches (HTTP) the server and completes the MCP handshake. Never throws. With a
+ * `signal` (a per-trial server) the start is cut short when it fires: the server is stopped before
+ * this resolves, so a trial that times out while its server starts leaves no process behind.
+ */
 export async function connectMcp(
   options: McpOptions,
   environment: AdapterEnvironment,
+  signal?: AbortSignal,
 ): Promise<McpConnection> {
+  if (signal?.aborted === true)
+    return { ok: false, message: 'the trial was stopped before the MCP server started' };
   let transport: Transport;
   try {
     transport =
@@ -83,6 +90,8 @@ export async function connectMcp(
   const client = new Client({ name: 'harnesseval', version: '1' });
   // Errors outside a request (a stray stdout line) must not become unhandled rejections.
   client.onerror = () => {};
+  const stop = (): void => void transport.close().catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     await client.connect(transport, { timeout: options.startup_timeout_seconds * 1000 });
     return { ok: true, client, transport };
@@ -93,6 +102,8 @@ export async function connectMcp(
     if (transport instanceof ChildProcessTransport) await transport.close({ graceful: false });
     await client.close().catch(() => {});
     return { ok: false, message };
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
 }
 

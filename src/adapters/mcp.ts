@@ -59,7 +59,11 @@ class McpAgent implements AgentV1 {
   #connect(ctx: TrialContext): Promise<McpConnection> {
     if (this.options.lifecycle === 'trial') {
       // `${HARNESSEVAL_TRIAL}` in `env` names per-trial state (a memory file per trial).
-      return connectMcp(this.options, { ...this.environment, env: { ...this.environment.env, ...ctx.env } });
+      return connectMcp(
+        this.options,
+        { ...this.environment, env: { ...this.environment.env, ...ctx.env } },
+        ctx.signal,
+      );
     }
     this.#connection ??= connectMcp(this.options, this.environment);
     return this.#connection;
@@ -72,9 +76,14 @@ class McpAgent implements AgentV1 {
       if (this.#closed) return failure('the MCP adapter was already closed', 'aborted', started);
       const plan = planToolCalls(input, this.options);
       if (!plan.ok) return failure(plan.message, 'config', started);
-      const connection = await unlessAborted(this.#connect(ctx), ctx.signal);
+      // A per-trial server is waited for: the trial's signal stops it while it starts, and nothing
+      // of the trial may outlive the trial. A shared one is left starting for the next trial.
+      const connection =
+        this.options.lifecycle === 'trial'
+          ? await this.#connect(ctx)
+          : await unlessAborted(this.#connect(ctx), ctx.signal);
       if (this.options.lifecycle === 'trial') own = connection;
-      if (connection === undefined) {
+      if (connection === undefined || (own !== undefined && ctx.signal.aborted)) {
         return failure(
           'the trial was stopped while connecting to the MCP server',
           abortKind(ctx.signal),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Annotation } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import { readExperimentFile } from '../store/json-io.ts';
@@ -35,6 +36,22 @@ export async function loadExperiment(
       );
     }
     return experiment;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The annotations the store holds on an experiment named by id; none for an exported file. */
+export async function storedAnnotations(
+  reference: string,
+  experimentId: string,
+  options: ExperimentSourceOptions,
+): Promise<Annotation[]> {
+  if (reference.toLowerCase().endsWith('.json') || existsSync(resolve(options.cwd, reference))) return [];
+  const location = storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
+  const store = await openCliStore(location, { mustExist: true, readonly: true });
+  try {
+    return await store.listAnnotations(experimentId);
   } finally {
     await store.close();
   }

@@ -1,3 +1,4 @@
+import type { Annotation } from '../core/annotation.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { FlakyTask } from '../metrics/flaky.ts';
@@ -14,6 +15,8 @@ export interface ReportOptions {
    * (the CLI finds them); without it, reports mark the tasks that flip between this run's epochs.
    */
   readonly flaky?: readonly FlakyTask[];
+  /** People's labels and notes on trials, from the store (the HTML report shows them). */
+  readonly annotations?: readonly Annotation[];
 }
 
 /**

@@ -63,6 +63,8 @@ export interface TrialSandbox {
   readonly sandbox: SandboxV1;
   /** The workspace folder on the host (a fresh empty one when the task has no codebase). */
   readonly workspace: string;
+  /** The workspace as the harness sees it inside the sandbox (the task's workdir, or the same path). */
+  readonly seenWorkspace: string;
   /** Protected files taken out of the workspace before the agent ran. */
   readonly withheld: readonly string[];
   /** Copies the withheld files in; returns those the agent had created at their paths (now replaced). */
@@ -84,6 +86,22 @@ export interface OpenSandboxOptions {
 
 /** Files the harness reports through, bound writable at their own path (created empty first). */
 const REPORT_ENV = ['HARNESSEVAL_EVENTS', 'HARNESSEVAL_OTEL_FILE'];
+
+/**
+ * What the sandbox may reach. The run's own services (the model gateway) are always reachable,
+ * through the loopback bridge: `network: none` means nothing else, not a harness cut off from its
+ * model. `loopback` adds the config's ports; `host` is the host's network.
+ */
+function sandboxNetwork(
+  config: SandboxConfig,
+  runPorts: readonly number[],
+): { network: SandboxConfig['network']; forwardPorts: number[] } {
+  if (config.network === 'none')
+    return runPorts.length === 0
+      ? { network: 'none', forwardPorts: [] }
+      : { network: 'loopback', forwardPorts: [...runPorts] };
+  return { network: config.network, forwardPorts: [...config.forward_ports, ...runPorts] };
+}
 
 /** Creates and prepares the sandbox of one trial. */
 export async function openTrialSandbox(options: OpenSandboxOptions): Promise<TrialSandbox> {
@@ -108,12 +126,12 @@ export async function openTrialSandbox(options: OpenSandboxOptions): Promise<Tri
     if (!existsSync(file)) await writeFile(file, '');
     mounts.push({ host: file, target: file, writable: true });
   }
+  const seenWorkspace = task.environment?.workdir ?? workspace;
   const sandbox = await createSandbox(config.backend, {
-    workspace: { host: workspace, target: task.environment?.workdir ?? workspace },
+    workspace: { host: workspace, target: seenWorkspace },
     mounts,
     readOnly: [...(options.agent.sandboxPaths ?? []), ...config.read_only, ...linkedModules(workspace)],
-    network: config.network,
-    forwardPorts: [...config.forward_ports, ...(options.forwardPorts ?? [])],
+    ...sandboxNetwork(config, options.forwardPorts ?? []),
     memoryMb: task.environment?.memory_mb ?? config.memory_mb,
     cpuSeconds: config.cpu_seconds,
     image: task.environment?.image ?? config.image,
@@ -129,6 +147,7 @@ export async function openTrialSandbox(options: OpenSandboxOptions): Promise<Tri
   return {
     sandbox,
     workspace,
+    seenWorkspace,
     withheld,
     async afterAgent() {
       const created = withheld.filter((file) => existsSync(join(workspace, file)));

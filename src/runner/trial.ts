@@ -112,23 +112,27 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
   const t0 = performance.now();
   const deadline = deadlines.start(timeoutSeconds * 1000);
   let box: TrialSandbox | undefined;
-  const route = setup.gateway?.open({
-    task: trial.task.id,
-    epoch: String(trial.epoch),
-    ...(workspace === undefined ? {} : { workspace: workspace.path }),
-  });
+  let route: ReturnType<NonNullable<TrialSetup['gateway']>['open']> | undefined;
   try {
-    const trialEnv = {
+    const reportEnv = {
       HARNESSEVAL_TRIAL: trial.key,
       HARNESSEVAL_SEED: String((settings.seed ?? 0) + trial.taskIndex * 1000 + trial.epoch),
       // Where a subprocess harness appends its events (and finds its OTLP trace file name).
       ...telemetry?.env(),
-      // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
-      ...route?.env,
     };
-    const opened = await openSandbox(trial, setup, workspace?.path, trialEnv);
+    const opened = await openSandbox(trial, setup, workspace?.path, reportEnv);
     box = opened.box;
     const workspacePath = box?.workspace ?? workspace?.path;
+    // A model script's {{workspace}} is the folder as the harness sees it: inside a sandbox, the
+    // task's workdir (Harbor's /app), not the host folder behind it.
+    const seenWorkspace = box?.seenWorkspace ?? workspacePath;
+    route = setup.gateway?.open({
+      task: trial.task.id,
+      epoch: String(trial.epoch),
+      ...(seenWorkspace === undefined ? {} : { workspace: seenWorkspace }),
+    });
+    // ANTHROPIC_BASE_URL, OPENAI_BASE_URL and their keys, pointing at this trial's route.
+    const trialEnv = { ...reportEnv, ...route?.env };
     const base = {
       experimentId: setup.experimentId,
       trial,
@@ -189,7 +193,9 @@ export async function runTrial(trial: Trial, setup: TrialSetup): Promise<RunReco
         producerModels: setup.harness.model === undefined ? [] : [setup.harness.model],
       });
       if (deadlines.aborted) return undefined;
-      const collected = telemetry === undefined ? ran.output : await telemetry.collect(ran.output);
+      const fromHarness = telemetry === undefined ? ran.output : await telemetry.collect(ran.output);
+      // The gateway saw every model call of every step: its calls replace the reported ones.
+      const collected = route === undefined ? fromHarness : await route.collect(fromHarness);
       const costed = costTrial(refuseTooDeep(collected), setup.harness, setup.prices);
       const judged = { evaluations: ran.evaluations, criteria: [], errorIsOutput: false };
       const record = assembleRecord({

@@ -1,27 +1,11 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { SandboxBackendName } from '../core/sandbox-config.ts';
+import { findExecutable } from '../util/find-executable.ts';
 import { runCommand } from '../util/run-command.ts';
 import { BwrapSandbox } from './bwrap.ts';
 import { ContainerSandbox, type ContainerSpec } from './container.ts';
 import { NoSandbox } from './none.ts';
 import type { SandboxV1 } from './types.ts';
-
-/** The first executable called `name` on PATH. */
-export function findExecutable(name: string, path = process.env['PATH'] ?? ''): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 export type Availability = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 

@@ -1,6 +1,8 @@
+import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -40,6 +42,7 @@ interface StoredExperiment {
   lease?: LeaseHolder;
   /** Keyed by pid, with the order they were recorded in. */
   readonly children: Map<number, { readonly seq: number; readonly child: ChildProcessRecord }>;
+  readonly annotations: { readonly id: number; readonly runId: string; readonly document: string }[];
 }
 
 export interface MemoryStoreOptions {
@@ -56,6 +59,7 @@ export class MemoryStore implements ExperimentStore {
   readonly #experiments = new Map<string, StoredExperiment>();
   readonly #redact: (text: string) => string;
   #seq = 0;
+  #annotationSeq = 0;
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -77,6 +81,7 @@ export class MemoryStore implements ExperimentStore {
       taskOrder: taskIndexes(document),
       records: new Map(),
       children: new Map(),
+      annotations: [],
     };
     const rows = records.map((record) => this.#row(stored, checked.id, checkRecord(checked.id, record)));
     for (const row of rows) stored.records.set(row.runId, row);
@@ -190,6 +195,24 @@ export class MemoryStore implements ExperimentStore {
       for (const { seq, child } of stored.children.values())
         all.push({ seq, child: { ...structuredClone(child), experiment_id: experimentId } });
     return all.sort((a, b) => a.seq - b.seq).map((entry) => entry.child);
+  }
+
+  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
+    this.#ensureOpen();
+    const stored = this.#get(experimentId);
+    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+    if (!stored.records.has(write.runId)) throw unknownRun(experimentId, write.runId);
+    const row = { id: ++this.#annotationSeq, runId: write.runId, document: write.document };
+    stored.annotations.push(row);
+    return decodeAnnotation(row.id, experimentId, row.runId, row.document);
+  }
+
+  async listAnnotations(experimentId: string): Promise<Annotation[]> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    return (stored?.annotations ?? []).map((row) =>
+      decodeAnnotation(row.id, experimentId, row.runId, row.document),
+    );
   }
 
   async close(): Promise<void> {

@@ -65,6 +65,21 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Annotations: a person's label and note on a trial, kept beside the records (a record stays
+    // what the run produced). The id orders them; deleting the experiment deletes them.
+    version: 4,
+    sql: `
+      CREATE TABLE annotations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        experiment_id TEXT NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+        run_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE INDEX annotations_by_experiment ON annotations (experiment_id, id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -67,6 +67,20 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Annotations, as SQLite's version 4: a person's label and note on a trial, beside the records.
+    version: 3,
+    sql: (s) => `
+      CREATE TABLE ${s}.annotations (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        experiment_id text COLLATE "C" NOT NULL REFERENCES ${s}.experiments (id) ON DELETE CASCADE,
+        run_id text COLLATE "C" NOT NULL,
+        created_at text NOT NULL,
+        document text NOT NULL
+      );
+      CREATE INDEX annotations_by_experiment ON ${s}.annotations (experiment_id, id);
+    `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

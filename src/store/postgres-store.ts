@@ -1,6 +1,8 @@
+import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
 import { CommitBatcher } from './commit-batcher.ts';
 import {
   checkExperiment,
@@ -310,6 +312,37 @@ export class PostgresStore implements ExperimentStore {
   }
 
   /** The connection's settings, for diagnostics and tests. */
+  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
+    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+    const id = await this.#db.withClient(
+      `annotate run ${write.runId} of experiment ${experimentId}`,
+      async (client) => {
+        const added = await client.query<{ id: string }>(
+          `INSERT INTO ${this.#s}.annotations (experiment_id, run_id, created_at, document)
+           SELECT $1, $2, $3, $4
+           WHERE EXISTS (SELECT 1 FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = $2)
+           RETURNING id`,
+          [experimentId, write.runId, write.createdAt, write.document],
+        );
+        if (added.rows[0] !== undefined) return added.rows[0].id;
+        const known = await client.query(this.#sql.experimentDocument, [experimentId]);
+        if (known.rowCount === 0) throw this.#notFound(experimentId);
+        throw unknownRun(experimentId, write.runId);
+      },
+    );
+    return decodeAnnotation(id, experimentId, write.runId, write.document);
+  }
+
+  async listAnnotations(experimentId: string): Promise<Annotation[]> {
+    return this.#db.withClient(`read the annotations of experiment ${experimentId}`, async (client) => {
+      const rows = await client.query<{ id: string; run_id: unknown; document: unknown }>(
+        `SELECT id, run_id, document FROM ${this.#s}.annotations WHERE experiment_id = $1 ORDER BY id`,
+        [experimentId],
+      );
+      return rows.rows.map((row) => decodeAnnotation(row.id, experimentId, row.run_id, row.document));
+    });
+  }
+
   async settings(): Promise<{ synchronous_commit: string; schema_version: number }> {
     return this.#db.withClient('read the settings', async (client) => {
       const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');

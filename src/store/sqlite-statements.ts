@@ -74,6 +74,21 @@ export function prepareBookkeeping(db: Database.Database) {
 
 export type BookkeepingStatements = ReturnType<typeof prepareBookkeeping>;
 
+/** Annotations (schema version 4); prepared on first use, like the bookkeeping. */
+export function prepareAnnotations(db: Database.Database) {
+  return {
+    // Only on a stored trial: the row says nothing when the run_id is unknown.
+    add: db.prepare(
+      `INSERT INTO annotations (experiment_id, run_id, created_at, document)
+       SELECT @experiment_id, @run_id, @created_at, @document
+       WHERE EXISTS (SELECT 1 FROM records WHERE experiment_id = @experiment_id AND run_id = @run_id)`,
+    ),
+    list: db.prepare('SELECT id, run_id, document FROM annotations WHERE experiment_id = ? ORDER BY id'),
+  };
+}
+
+export type AnnotationStatements = ReturnType<typeof prepareAnnotations>;
+
 export function toSummary(raw: unknown): ExperimentSummary {
   const row = SummaryRowSchema.safeParse(raw);
   const status = row.success ? ExperimentStatusSchema.safeParse(row.data.status) : undefined;

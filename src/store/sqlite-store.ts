@@ -1,6 +1,8 @@
+import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
 import { isBusy, retryWhileBusy } from './busy-retry.ts';
 import {
   checkExperiment,
@@ -13,6 +15,7 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
+import { userVersion } from './migrations.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -25,8 +28,10 @@ import {
 import type { SqliteDatabase } from './sqlite-driver.ts';
 import { openSqlite } from './sqlite-open.ts';
 import {
+  type AnnotationStatements,
   type BookkeepingStatements,
   DocumentRowSchema,
+  prepareAnnotations,
   prepareBookkeeping,
   prepareStatements,
   RecordRowSchema,
@@ -77,6 +82,7 @@ export class SqliteStore implements ExperimentStore {
   readonly #cleanup: () => void;
   readonly #busyBudgetMs: number;
   #bookkeeping: BookkeepingStatements | undefined;
+  #annotations: AnnotationStatements | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     this.path = path;
@@ -302,11 +308,50 @@ export class SqliteStore implements ExperimentStore {
     );
   }
 
+  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
+    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+    const id = await this.#write(`annotate run ${write.runId} of experiment ${experimentId}`, () =>
+      this.#db
+        .transaction(() => {
+          const added = this.#notes().add.run({
+            experiment_id: experimentId,
+            run_id: write.runId,
+            created_at: write.createdAt,
+            document: write.document,
+          });
+          if (added.changes > 0) return Number(added.lastInsertRowid);
+          if (this.#statements.experimentDocument.get(experimentId) === undefined)
+            throw notFound(experimentId, this.path);
+          throw unknownRun(experimentId, write.runId);
+        })
+        .immediate(),
+    );
+    return decodeAnnotation(id, experimentId, write.runId, write.document);
+  }
+
+  async listAnnotations(experimentId: string): Promise<Annotation[]> {
+    return this.#read(() => {
+      // A read-only file from before annotations (version 3) has none.
+      if (userVersion(this.#db) < 4) return [];
+      return this.#notes()
+        .list.all(experimentId)
+        .map((raw) => {
+          const row = raw as { id?: unknown; run_id?: unknown; document?: unknown };
+          return decodeAnnotation(row.id, experimentId, row.run_id, row.document);
+        });
+    });
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) {
       this.#db.close();
       this.#cleanup();
     }
+  }
+
+  #notes(): AnnotationStatements {
+    this.#annotations ??= prepareAnnotations(this.#db);
+    return this.#annotations;
   }
 
   #book(): BookkeepingStatements {

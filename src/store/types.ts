@@ -1,3 +1,4 @@
+import type { Annotation, AnnotationInput } from '../core/annotation.ts';
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
@@ -72,5 +73,13 @@ export interface ExperimentStore {
   forgetChildProcess(experimentId: string, pid: number): Promise<void>;
   /** Every recorded child of every experiment, oldest first. */
   listChildProcesses(): Promise<StoredChildProcess[]>;
+  /**
+   * Stores a person's label and/or note on one trial (secrets scrubbed) and returns it with its id,
+   * unique in the store and increasing in the order written. `not_found` for an unknown
+   * experiment or run_id; `invalid_input` for an empty or oversized annotation.
+   */
+  addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation>;
+  /** The experiment's annotations, oldest first (none for an unknown experiment). */
+  listAnnotations(experimentId: string): Promise<Annotation[]>;
   close(): Promise<void>;
 }

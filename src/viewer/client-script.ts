@@ -1,4 +1,5 @@
 import { CLIENT_SCRIPT } from '../reporters/html/client-script.ts';
+import { LIVE_SCRIPT } from './live-script.ts';
 
 /**
  * The viewer's one script, served from its own origin: the HTML report's script (tables, traces)
@@ -25,4 +26,4 @@ document.addEventListener('keydown', function (event) {
   if (choice) { choice.checked = true; choice.focus(); event.preventDefault(); }
 });
 })();
-`;
+${LIVE_SCRIPT}`;

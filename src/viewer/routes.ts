@@ -10,6 +10,10 @@ export type Route =
   | { readonly kind: 'grade'; readonly id: string }
   | { readonly kind: 'compare'; readonly ids: readonly string[] }
   | { readonly kind: 'timeline'; readonly harness?: string; readonly suite?: string }
+  | { readonly kind: 'live'; readonly id: string }
+  | { readonly kind: 'events'; readonly id: string }
+  | { readonly kind: 'annotate'; readonly id: string }
+  | { readonly kind: 'grades'; readonly id: string; readonly format: string }
   | { readonly kind: 'script' }
   | { readonly kind: 'not_found' }
   | { readonly kind: 'method_not_allowed'; readonly allow: string };
@@ -19,6 +23,21 @@ export const SCRIPT_PATH = '/assets/viewer.js';
 
 const EXPERIMENT = /^\/experiments\/([^/]+)$/;
 const GRADING = /^\/experiments\/([^/]+)\/grade$/;
+/** The live screen, its event stream, the annotation POST and the grade download. */
+const EXPERIMENT_PART = /^\/experiments\/([^/]+)\/(live|events|annotations|grades\.(?:csv|jsonl))$/;
+
+function experimentPart(method: string, url: URL): Route | undefined {
+  const match = EXPERIMENT_PART.exec(url.pathname);
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  const id = decoded(match[1]);
+  if (id === undefined) return { kind: 'not_found' };
+  const part = match[2];
+  if (part === 'annotations')
+    return method === 'POST' ? { kind: 'annotate', id } : { kind: 'method_not_allowed', allow: 'POST' };
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'method_not_allowed', allow: 'GET, HEAD' };
+  if (part === 'live' || part === 'events') return { kind: part, id };
+  return { kind: 'grades', id, format: part.slice('grades.'.length) };
+}
 
 function decoded(segment: string): string | undefined {
   try {
@@ -34,6 +53,8 @@ function nonEmpty(value: string | null): string | undefined {
 
 export function routeFor(method: string, url: URL): Route {
   const path = url.pathname;
+  const part = experimentPart(method, url);
+  if (part !== undefined) return part;
   const grading = GRADING.exec(path);
   if (grading?.[1] !== undefined) {
     const id = decoded(grading[1]);
@@ -72,6 +93,11 @@ export const links = {
   experiment: (id: string, query: Readonly<Record<string, string | undefined>> = {}): string =>
     withQuery(`/experiments/${encodeURIComponent(id)}`, query),
   grading: (id: string): string => `/experiments/${encodeURIComponent(id)}/grade`,
+  live: (id: string): string => `/experiments/${encodeURIComponent(id)}/live`,
+  events: (id: string): string => `/experiments/${encodeURIComponent(id)}/events`,
+  annotations: (id: string): string => `/experiments/${encodeURIComponent(id)}/annotations`,
+  grades: (id: string, format: 'csv' | 'jsonl'): string =>
+    `/experiments/${encodeURIComponent(id)}/grades.${format}`,
   compare: (ids: readonly string[]): string =>
     `/compare?${ids.map((id) => `id=${encodeURIComponent(id)}`).join('&')}`,
   timeline: (harness?: string, suite?: string): string => withQuery('/timeline', { harness, suite }),

@@ -3,13 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { HarnessEvalError } from '../core/errors.ts';
 import { escapeHtml, renderPage } from '../reporters/html/index.ts';
 import type { ExperimentStore } from '../store/types.ts';
+import { saveAnnotation } from './annotate.ts';
 import { VIEWER_SCRIPT } from './client-script.ts';
+import { downloadGrades } from './grade-download.ts';
 import { saveGrades } from './grading.ts';
+import { streamLive } from './live.ts';
 import { compareScreen } from './pages/compare.ts';
 import { type ScreenContext, SERVED } from './pages/context.ts';
 import { experimentScreen } from './pages/experiment.ts';
 import { experimentsScreen } from './pages/experiments.ts';
 import { gradingScreen } from './pages/grading.ts';
+import { liveScreen } from './pages/live.ts';
+import { experimentById } from './pages/load.ts';
 import { timelineScreen } from './pages/timeline.ts';
 import { links, routeFor } from './routes.ts';
 import {
@@ -30,6 +35,8 @@ export interface ViewerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** How often the live screen's stream reads the store (default 1,000 ms). */
+  readonly livePollMs?: number;
 }
 
 export interface RunningViewer {
@@ -99,7 +106,28 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
   const origins = hosts.map((h) => `http://${h}`);
   const cookie = tokenCookieName(port);
 
+  /**
+   * The form of a write, once it is known to come from this viewer's pages with the token;
+   * otherwise the 403 is sent and undefined returned.
+   */
+  async function checkedForm(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<URLSearchParams | undefined> {
+    if (!sameOrigin(request, origins)) {
+      send(response, 403, errorPage(403, 'refused: a write must come from a page of this viewer'));
+      return undefined;
+    }
+    const form = await readForm(request);
+    if (!tokenMatches(options.token, form.get('token'))) {
+      send(response, 403, errorPage(403, 'refused: this write needs the token of the printed URL'));
+      return undefined;
+    }
+    return form;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const writeForm = (r: IncomingMessage) => checkedForm(r, response);
     securityHeaders(response);
     if (!hostAllowed(request.headers.host, hosts))
       return send(response, 421, errorPage(421, 'unknown Host header'));
@@ -128,18 +156,37 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
         return send(response, 200, await compareScreen(context, route.ids, url.searchParams));
       case 'timeline':
         return send(response, 200, await timelineScreen(context, route.harness, route.suite));
+      case 'live':
+        return send(response, 200, await liveScreen(context, route.id));
+      case 'events':
+        return streamLive(response, {
+          store: options.store,
+          experimentId: (await experimentById(options.store, route.id)).id,
+          pollMs: options.livePollMs ?? 1000,
+        });
+      case 'grades':
+        return downloadGrades(response, options.store, route.id, route.format);
+      case 'annotate': {
+        const form = await writeForm(request);
+        if (form === undefined) return;
+        const writable = await options.openWritableStore();
+        try {
+          await saveAnnotation(writable, route.id, form);
+        } finally {
+          await writable.close();
+        }
+        response.statusCode = 303;
+        response.setHeader(
+          'Location',
+          `${links.experiment(route.id, { annotated: form.get('run_id') ?? '' })}#annotations`,
+        );
+        return void response.end();
+      }
       case 'script':
         return send(response, 200, VIEWER_SCRIPT, 'text/javascript; charset=utf-8');
       case 'grade': {
-        if (!sameOrigin(request, origins))
-          return send(response, 403, errorPage(403, 'refused: a write must come from a page of this viewer'));
-        const form = await readForm(request);
-        if (!tokenMatches(options.token, form.get('token')))
-          return send(
-            response,
-            403,
-            errorPage(403, 'refused: this write needs the token of the printed URL'),
-          );
+        const form = await writeForm(request);
+        if (form === undefined) return;
         const levels: Record<string, number> = {};
         for (const [key, value] of form)
           if (key.startsWith('level.')) levels[key.slice('level.'.length)] = Number(value);

@@ -24,7 +24,12 @@ async function scratchCopy(): Promise<string> {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  for (const file of listed.stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+  // A worktree's node_modules (or .tools) may be a symlink, which `node_modules/` does not ignore.
+  const linked = new Set(['node_modules', '.tools']);
+  const files = listed.stdout
+    .split('\0')
+    .filter((f) => f !== '' && !linked.has(f) && existsSync(join(ROOT, f)));
+  for (const file of files) {
     await mkdir(dirname(join(dir, file)), { recursive: true });
     await cp(join(ROOT, file), join(dir, file));
   }
@@ -165,7 +170,7 @@ export function docCommandsSuite(doc: string, after?: AfterBlocks): void {
       if (runnable.length === 0) return;
       cwd = await scratchCopy();
       outcomes = startBlocks(blocks, cwd);
-    });
+    }, COMMAND_TIMEOUT_MS); // the copy of the tree takes long on a loaded machine
     afterAll(async () => {
       await Promise.all(outcomes);
       if (cwd !== '') await rm(cwd, { recursive: true, force: true });

@@ -1,25 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import { processesMatching } from '../../src/testing/processes.ts';
 
-/**
- * Live processes (not zombies) whose command line (or environment) contains `marker` (Linux:
- * reads /proc).
- */
-export function processesMatching(marker: string, where: 'cmdline' | 'environ' = 'cmdline'): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/${where}`, 'utf8').replaceAll('\0', ' ');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
+export { processesMatching };
 
 /** Waits up to `ms` for every process matching `marker` to be gone; the survivors, if any. */
 export async function survivors(

@@ -1,6 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { Experiment } from '../../src/core/experiment.ts';
+import { ModelScriptSchema } from '../../src/formats/model-script.ts';
 import { sandboxAvailability } from '../../src/sandbox/registry.ts';
 import { cli, ROOT } from '../helpers/run-cli.ts';
 
@@ -8,6 +11,8 @@ const available = await sandboxAvailability('bwrap');
 if (!available.ok) console.warn(`Harbor task runs skipped: ${available.reason}`);
 
 const EXAMPLES = 'suites/harbor-examples';
+/** The pinned real Claude Code (.ci/install-tools). */
+const AGENTS_BIN = join(ROOT, '.tools/agents/node_modules/.bin');
 const FIXTURES = 'test/fixtures/harbor';
 
 async function runJson(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Experiment> {
@@ -83,6 +88,47 @@ describe('Harbor task folders (built CLI)', () => {
       expect(record?.output.output).toBe('done');
       expect(record?.outcome).toBe('pass');
     });
+
+    // CI installs the CLI (.ci/install-tools): without it this test fails, it never passes silently.
+    it('real Claude Code solves every example inside bwrap, reaching only its scripted model through the gateway', async () => {
+      expect(existsSync(join(AGENTS_BIN, 'claude')), `${AGENTS_BIN}/claude: run .ci/install-tools`).toBe(
+        true,
+      );
+      // The tasks' default network is none: the gateway is the one thing the sandbox lets through.
+      const experiment = await runJson(
+        [EXAMPLES, '--harness', 'examples/claude-code/harbor.yaml', '-j', '2'],
+        {
+          PATH: `${AGENTS_BIN}:${process.env['PATH']}`,
+        },
+      );
+      expect(experiment.records).toHaveLength(4);
+      for (const record of experiment.records) {
+        const name = record.task_id.replace('harnesseval/', '');
+        const script = ModelScriptSchema.parse(
+          parse(readFileSync(join(ROOT, `examples/claude-code/scripts/harnesseval/${name}.yaml`), 'utf8')),
+        );
+        expect(record.outcome, `${record.task_id}: ${record.output.error ?? ''}`).toBe('pass');
+        // Every model call went through the gateway, with the usage the script set.
+        const calls = record.trace.agent_calls;
+        expect(calls.map((c) => c.metadata['source'])).toEqual(script.turns.map(() => 'gateway'));
+        expect(calls.map((c) => [c.tokens_in, c.tokens_out])).toEqual(
+          script.turns.map((t) => [
+            (t.usage?.input_tokens ?? 0) +
+              (t.usage?.cache_read_tokens ?? 0) +
+              (t.usage?.cache_write_tokens ?? 0),
+            t.usage?.output_tokens ?? 0,
+          ]),
+        );
+        // Claude Code ran the scripted tools itself, on the workspace as the sandbox shows it (/app).
+        expect(record.output.tool_calls.map((c) => c.tool_name)).toEqual(
+          script.turns.flatMap((t) => t.tool_calls.map((c) => c.name)),
+        );
+        expect(record.output.tool_calls.every((c) => c.status === 'success')).toBe(true);
+        expect(record.cost_usd).toBeGreaterThan(0);
+      }
+      const hello = experiment.records.find((r) => r.task_id === 'harnesseval/hello-file');
+      expect(hello?.output.tool_calls[0]?.args).toMatchObject({ file_path: '/app/hello.txt' });
+    }, 240_000);
 
     it('validate --oracle reports the task whose own solution fails', async () => {
       const result = await cli(['validate', '--oracle', `${FIXTURES}/broken-oracle`, EXAMPLES]);

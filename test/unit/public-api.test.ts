@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.ts';
 import * as pluginApi from '../../src/plugin.ts';
+import * as testingApi from '../../src/testing.ts';
 
 // The public surface is a promise to users: adding a name is a decision, removing one a breaking change.
 describe('public API', () => {
@@ -208,6 +209,20 @@ describe('public API', () => {
         "outputText",
         "toResult",
         "z",
+      ]
+    `);
+  });
+
+  it('harnesseval/testing exports exactly these names (test doubles and the adapter contract)', () => {
+    expect(Object.keys(testingApi).sort()).toMatchInlineSnapshot(`
+      [
+        "MemoryStore",
+        "adapterContract",
+        "notApplicable",
+        "processesMatching",
+        "scriptedAgent",
+        "scriptedFunction",
+        "startScriptedHttpAgent",
       ]
     `);
   });

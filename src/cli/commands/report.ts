@@ -29,7 +29,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 async function reportAction(reference: string, flags: ReportFlags, io: CliIO): Promise<void> {
-  const [{ loadExperiment }, { getReporter, reporterForFile }] = await Promise.all([
+  const [{ loadExperiment, storedAnnotations }, { getReporter, reporterForFile }] = await Promise.all([
     import('../experiment-source.ts'),
     import('../../reporters/registry.ts'),
   ]);
@@ -48,6 +48,12 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
   ]);
   const [runs] = await sameVersionRuns([experiment], { cwd: io.cwd, store: flags.store, env: io.env });
   const flaky = runs && runs.length > 0 ? { flaky: flakyTasks([experiment, ...runs]) } : {};
+  const annotations = await storedAnnotations(reference, experiment.id, {
+    cwd: io.cwd,
+    store: flags.store,
+    env: io.env,
+  });
+  const extra = { ...flaky, ...(annotations.length > 0 ? { annotations } : {}) };
   for (const [index, target] of targets.entries()) {
     const reporter = reporters[index];
     if (reporter === undefined) continue;
@@ -55,11 +61,11 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       const text = await reporter.report(experiment, {
         color: useColor(io),
         width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
-        ...flaky,
+        ...extra,
       });
       io.stdout.write(text);
     } else {
-      await reporter.report(experiment, { destination: resolve(io.cwd, target.file), ...flaky });
+      await reporter.report(experiment, { destination: resolve(io.cwd, target.file), ...extra });
       writeLine(io.stdout, `wrote ${target.format} report to ${target.file}`);
     }
   }

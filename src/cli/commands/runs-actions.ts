@@ -91,14 +91,15 @@ export async function showRun(
   io: CliIO,
   options: StoreChoice & { id: string; format: 'table' | 'json' },
 ): Promise<void> {
-  const experiment = await withStore(io, options, 'read', async (store, path) => {
+  const { experiment, annotations } = await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
-    return store.getExperiment(id);
+    return { experiment: await store.getExperiment(id), annotations: await store.listAnnotations(id) };
   });
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `experiment ${options.id} vanished while reading`);
-  if (options.format === 'json') writeLine(io.stdout, JSON.stringify(summarize(experiment), null, 2));
-  else writeLine(io.stdout, renderShow(experiment, paint(useColor(io))));
+  if (options.format === 'json')
+    writeLine(io.stdout, JSON.stringify({ ...summarize(experiment), annotations }, null, 2));
+  else writeLine(io.stdout, renderShow(experiment, paint(useColor(io)), annotations));
 }
 
 export async function exportRun(

@@ -1,3 +1,4 @@
+import type { Annotation } from '../../core/annotation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import { overallScore, recordErrorKind } from '../../core/overall-score.ts';
 import { formatInterval, metricCells } from '../../metrics/format.ts';
@@ -106,7 +107,7 @@ function overallSummary(experiment: Experiment) {
   };
 }
 
-/** " (1 infra, 2 timeout)": errors by kind, so infrastructure failures read as such. */
+/** " (1 infra, 2 timeout; ...)": errors by kind when some are left out of rates, so they read as such. */
 function errorKinds(experiment: Experiment): string {
   const kinds = new Map<string, number>();
   for (const record of experiment.records) {
@@ -114,10 +115,11 @@ function errorKinds(experiment: Experiment): string {
     const kind = recordErrorKind(record) ?? 'unknown';
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
-  if (kinds.size === 0) return '';
-  const parts = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${n} ${k}`);
+  // Only when some errors are left out of the rates: then the reader needs to see which.
   const excluded = (kinds.get('infra') ?? 0) + (kinds.get('environment') ?? 0) > 0;
-  return ` (${parts.join(', ')}${excluded ? '; infra and environment errors are left out of rates' : ''})`;
+  if (!excluded) return '';
+  const parts = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${n} ${k}`);
+  return ` (${parts.join(', ')}; infra and environment errors are left out of rates)`;
 }
 
 /** "harbor jobs/2026-12-01 (2 fields not mapped: ...)" for an experiment `runs import --from` made. */
@@ -130,7 +132,11 @@ function importedFrom(experiment: Experiment): string | undefined {
   return `${tool} ${source}${fields > 0 ? ` (${fields} field(s) not mapped, kept in record metadata or listed at import)` : ''}`;
 }
 
-export function renderShow(experiment: Experiment, paint: Paint): string {
+export function renderShow(
+  experiment: Experiment,
+  paint: Paint,
+  annotations: readonly Annotation[] = [],
+): string {
   const s = summarize(experiment);
   const lines: string[] = [];
   const field = (label: string, value: string) => lines.push(`${paint.bold(label.padEnd(11))}${value}`);
@@ -169,5 +175,19 @@ export function renderShow(experiment: Experiment, paint: Paint): string {
     lines.push(paint.bold('Threshold violations'));
     for (const v of experiment.violations) lines.push(`  ${paint.red('x')} ${safe(v.message)}`);
   }
+  if (annotations.length > 0)
+    lines.push(paint.bold('Annotations'), ...annotationLines(experiment, annotations));
   return lines.join('\n');
+}
+
+/** One line per annotation, oldest first: the trial, the label, who and when, then the note on one line. */
+function annotationLines(experiment: Experiment, annotations: readonly Annotation[]): string[] {
+  const records = new Map(experiment.records.map((r) => [r.run_id, r]));
+  return annotations.map((a) => {
+    const record = records.get(a.run_id);
+    const trial = record === undefined ? a.run_id : `${record.task_id}#${record.epoch}`;
+    const label = a.label === '' ? '' : ` [${a.label}]`;
+    const note = a.note === '' ? '' : `: ${a.note.replace(/\s+/g, ' ').slice(0, 300)}`;
+    return `  ${safe(`${trial}${label} by ${a.author}, ${when(a.created_at)}${note}`)}`;
+  });
 }

@@ -113,6 +113,9 @@ function renderTrial(trial) {
   compared.push(section('Output', pre(trial.output.text, trial.output.omitted)));
   parts.push(el('div', 'side-by-side', compared));
   if (trial.error) parts.push(section('Error', pre(trial.error, 0)));
+  rowsSection(parts, 'Annotations', ['label', 'note', 'by', 'when'], (trial.annotations || []).map(function (a) {
+    return [a.label, a.note, a.author, a.created_at.slice(0, 19).replace('T', ' ')];
+  }));
   rowsSection(parts, 'Evaluations', ['evaluator', 'score', 'passed', 'explanation'], trial.evaluations.map(function (e) {
     return [e.evaluator, num(e.score), e.passed ? 'yes' : 'no', e.error ? e.explanation + ' (error: ' + e.error + ')' : e.explanation];
   }));

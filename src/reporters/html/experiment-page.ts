@@ -1,8 +1,10 @@
+import type { Annotation } from '../../core/annotation.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import type { FlakyTask } from '../../metrics/flaky.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../flaky-view.ts';
 import { escapeHtml } from './escape.ts';
 import { renderPage } from './page.ts';
+import { annotationsByRun, annotationsSection } from './sections/annotations.ts';
 import { experimentChartsSection } from './sections/experiment-charts.ts';
 import { metricCardsSection } from './sections/metric-cards.ts';
 import { summarySection } from './sections/summary.ts';
@@ -14,6 +16,8 @@ export interface ExperimentHtmlOptions {
   readonly nonce?: string;
   /** Flaky tasks found across stored runs (see `ReportOptions.flaky`). */
   readonly flaky?: readonly FlakyTask[];
+  /** People's labels and notes on trials (from the store): shown in a section and in each trace. */
+  readonly annotations?: readonly Annotation[];
 }
 
 function flakySection(flaky: readonly FlakyTask[]): { id: string; title: string; html: string }[] {
@@ -31,6 +35,8 @@ function flakySection(flaky: readonly FlakyTask[]): { id: string; title: string;
 export function renderExperimentHtml(experiment: Experiment, options: ExperimentHtmlOptions = {}): string {
   const { harness } = experiment;
   const flaky = reportFlaky(experiment, options.flaky ? { flaky: options.flaky } : {});
+  const annotations = options.annotations ?? [];
+  const byRun = annotationsByRun(annotations);
   return renderPage({
     title: `${experiment.name ?? experiment.suite.name ?? experiment.suite.id} — ${harness.name} ${harness.version}`,
     subtitle: `HarnessEval experiment ${experiment.id}`,
@@ -44,8 +50,21 @@ export function renderExperimentHtml(experiment: Experiment, options: Experiment
         title: 'Trials',
         html: taskTableSection(experiment.records, new Set(flaky.map((t) => t.task_id))),
       },
+      ...(annotations.length === 0
+        ? []
+        : [
+            {
+              id: 'annotations',
+              title: 'Annotations',
+              html: annotationsSection(annotations, experiment.records),
+            },
+          ]),
     ],
-    data: { kind: 'experiment', experiment_id: experiment.id, trials: experiment.records.map(trialData) },
+    data: {
+      kind: 'experiment',
+      experiment_id: experiment.id,
+      trials: experiment.records.map((r) => trialData(r, byRun.get(r.run_id))),
+    },
     ...(options.nonce === undefined ? {} : { nonce: options.nonce }),
   });
 }

@@ -33,7 +33,10 @@ export function createHtmlReporter(): ReporterV1 {
     extensions: ['.html', '.htm'],
     async report(experiment: Experiment, options?: ReportOptions): Promise<string> {
       return deliver(
-        renderExperimentHtml(experiment, options?.flaky ? { flaky: options.flaky } : {}),
+        renderExperimentHtml(experiment, {
+          ...(options?.flaky ? { flaky: options.flaky } : {}),
+          ...(options?.annotations ? { annotations: options.annotations } : {}),
+        }),
         options,
       );
     },

@@ -1,6 +1,8 @@
 import { outputText } from '../../core/agent-output.ts';
+import type { Annotation } from '../../core/annotation.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import { type Truncated, truncateText } from './escape.ts';
+import { annotationData } from './sections/annotations.ts';
 
 /** Agent output kept per trial; the rest is cut with a note so one runaway output cannot bloat the page. */
 export const OUTPUT_LIMIT = 20_000;
@@ -60,8 +62,8 @@ export function firstFailure(record: RunRecord): string {
   return record.error ?? record.output.error ?? '';
 }
 
-/** What the client script shows for one trial: plain JSON, text already cut to size. */
-export function trialData(record: RunRecord) {
+/** What the client script shows for one trial (with its annotations): plain JSON, text already cut to size. */
+export function trialData(record: RunRecord, annotations: readonly Annotation[] = []) {
   // Structured output is pretty-printed: the trace view is read by people.
   const text =
     typeof record.output.output === 'string' ? outputText(record.output) : json(record.output.output ?? '');
@@ -127,6 +129,7 @@ export function trialData(record: RunRecord) {
       resolution: b.resolution === undefined ? null : short(b.resolution),
     })),
     malformed_events: record.trace.malformed_events.map((m) => ({ line: m.line, error: short(m.error) })),
+    annotations: annotations.map(annotationData),
   };
 }
 export type TrialData = ReturnType<typeof trialData>;

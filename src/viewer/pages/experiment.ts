@@ -2,11 +2,13 @@ import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../../reporters/flaky-view.ts';
 import { escapeHtml, metricCardsSection, renderPage } from '../../reporters/html/index.ts';
+import { annotationsByRun } from '../../reporters/html/sections/annotations.ts';
 import { experimentChartsSection } from '../../reporters/html/sections/experiment-charts.ts';
 import { summarySection } from '../../reporters/html/sections/summary.ts';
 import { taskTableSection } from '../../reporters/html/sections/task-table.ts';
 import { trialData } from '../../reporters/html/trial-data.ts';
 import { links } from '../routes.ts';
+import { annotationsPageSection } from './annotate-form.ts';
 import { type ScreenContext, SERVED } from './context.ts';
 import { experimentById } from './load.ts';
 import { pageOf, pager } from './paging.ts';
@@ -29,7 +31,8 @@ function progressSection(experiment: Experiment): string {
       : `<p class="fail"><b>${pending} rubric or human criteria are pending</b>: the scores and rates above count only decided trials. <a href="${escapeHtml(links.grading(experiment.id))}">Grade them</a>.</p>`;
   return (
     `<p data-progress>${experiment.records.length} trials: ${decided} decided, ${counts.get('pending') ?? 0} pending` +
-    `${parts === '' ? '' : ` (${escapeHtml(parts)})`}; status ${escapeHtml(experiment.status)}.</p>${grading}`
+    `${parts === '' ? '' : ` (${escapeHtml(parts)})`}; status ${escapeHtml(experiment.status)}.` +
+    ` <a href="${escapeHtml(links.live(experiment.id))}">${experiment.status === 'running' ? 'Follow it live' : 'Live view'}</a></p>${grading}`
   );
 }
 
@@ -49,6 +52,8 @@ export async function experimentScreen(
 ): Promise<string> {
   const experiment = await experimentById(context.store, id);
   const flaky = reportFlaky(experiment);
+  const annotations = await context.store.listAnnotations(experiment.id);
+  const byRun = annotationsByRun(annotations);
   const page = pageOf(selected(experiment.records, query), query, TRIALS_PER_PAGE);
   const open = Number.parseInt(query.get('open') ?? '', 10);
   const task = query.get('task') ?? '';
@@ -83,11 +88,19 @@ export async function experimentScreen(
           pager(page, query, links.experiment(experiment.id)) +
           `<p><a href="${escapeHtml(links.timeline(harness.name, experiment.suite.id))}">Timeline of ${escapeHtml(harness.name)} on ${escapeHtml(experiment.suite.id)}</a></p>`,
       },
+      annotationsPageSection({
+        experimentId: experiment.id,
+        annotations,
+        records: experiment.records,
+        trials: page.items,
+        token: context.writeToken,
+        chosen: query.get('annotated') ?? '',
+      }),
     ],
     data: {
       kind: 'experiment',
       experiment_id: experiment.id,
-      trials: page.items.map(trialData),
+      trials: page.items.map((r) => trialData(r, byRun.get(r.run_id))),
       open: Number.isInteger(open) && open >= 0 && open < page.items.length ? open : null,
     },
     served: SERVED,

@@ -64,7 +64,9 @@ export async function gradingScreen(
   const intro =
     (saved === null ? '' : `<p class="pass" role="status">Saved the grade of ${escapeHtml(saved)}.</p>`) +
     `<p>${pending.length} criteria wait for a grade. Keys 1–4 pick a level of the focused dimension. ` +
-    `<a href="${escapeHtml(links.experiment(experiment.id))}">Back to the experiment</a></p>` +
+    `<a href="${escapeHtml(links.experiment(experiment.id))}">Back to the experiment</a>. ` +
+    `Every grade so far: <a href="${escapeHtml(links.grades(experiment.id, 'csv'))}" download>CSV</a> · ` +
+    `<a href="${escapeHtml(links.grades(experiment.id, 'jsonl'))}" download>JSONL</a></p>` +
     (context.writeToken === undefined
       ? '<p class="fail">This browser cannot save grades: open the URL that <code>harnesseval view</code> printed (it carries the write token).</p>'
       : '');

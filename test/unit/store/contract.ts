@@ -6,6 +6,7 @@ import { HarnessEvalError } from '../../../src/core/errors.ts';
 import { exportExperiment, importExperiment } from '../../../src/store/json-io.ts';
 import type { ExperimentStore } from '../../../src/store/types.ts';
 import { makeExperiment, makeMetric, makeRecord, makeRecords } from '../../helpers/experiments.ts';
+import { describeAnnotationContract } from './contract-annotations.ts';
 
 export interface StoreFactoryOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -387,6 +388,8 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(got?.records[0]?.output.output).toBe('the key is [REDACTED:SERVICE_API_KEY]');
       });
     });
+
+    describeAnnotationContract(open);
 
     describe('close', () => {
       it('rejects calls after close with a store error', async () => {

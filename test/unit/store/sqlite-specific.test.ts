@@ -73,6 +73,24 @@ describe('opening a SQLite store', () => {
     await second.close();
   });
 
+  it('reads no annotations from a version-3 file opened read-only, and migrates it when opened for writing', async () => {
+    const path = fresh();
+    const first = new SqliteStore(path);
+    await first.createExperiment(makeExperiment({ records: [makeRecord()] }));
+    await first.close();
+    const raw = openSqliteDatabase(path);
+    raw.exec('DROP TABLE annotations;');
+    raw.pragma('user_version = 3');
+    raw.close();
+    const reader = new SqliteStore(path, { readonly: true });
+    expect(await reader.listAnnotations('exp-0001')).toEqual([]);
+    const writer = new SqliteStore(path);
+    await writer.addAnnotation('exp-0001', { run_id: 'alpha#0', label: 'seen', author: 'Ada' });
+    await writer.close();
+    expect((await reader.listAnnotations('exp-0001')).map((a) => a.label)).toEqual(['seen']);
+    await reader.close();
+  });
+
   it('migrates a version-1 file: the per-record index is dropped and records still read in file order', async () => {
     const path = fresh();
     const first = new SqliteStore(path);
@@ -83,7 +101,7 @@ describe('opening a SQLite store', () => {
     // Put the file back as version 1 wrote it.
     const raw = openSqliteDatabase(path);
     raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
-    raw.exec('DROP TABLE leases; DROP TABLE child_processes;');
+    raw.exec('DROP TABLE leases; DROP TABLE child_processes; DROP TABLE annotations;');
     raw.pragma('user_version = 1');
     raw.close();
     const reopened = new SqliteStore(path);

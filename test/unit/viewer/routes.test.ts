@@ -15,6 +15,32 @@ describe('routeFor', () => {
     expect(routeFor('HEAD', at(SCRIPT_PATH))).toEqual({ kind: 'script' });
   });
 
+  it('maps the live screen, its stream, the annotation POST and the grade downloads', () => {
+    expect(routeFor('GET', at('/experiments/e%2F1/live'))).toEqual({ kind: 'live', id: 'e/1' });
+    expect(routeFor('GET', at(links.events('e 1')))).toEqual({ kind: 'events', id: 'e 1' });
+    expect(routeFor('POST', at(links.annotations('e1')))).toEqual({ kind: 'annotate', id: 'e1' });
+    expect(routeFor('GET', at(links.annotations('e1')))).toEqual({
+      kind: 'method_not_allowed',
+      allow: 'POST',
+    });
+    expect(routeFor('POST', at(links.live('e1')))).toEqual({
+      kind: 'method_not_allowed',
+      allow: 'GET, HEAD',
+    });
+    expect(routeFor('GET', at(links.grades('e1', 'csv')))).toEqual({
+      kind: 'grades',
+      id: 'e1',
+      format: 'csv',
+    });
+    expect(routeFor('GET', at(links.grades('e1', 'jsonl')))).toEqual({
+      kind: 'grades',
+      id: 'e1',
+      format: 'jsonl',
+    });
+    expect(routeFor('GET', at('/experiments/e1/grades.xml')).kind).toBe('not_found');
+    expect(routeFor('GET', at('/experiments/%E0%A4%A/live')).kind).toBe('not_found');
+  });
+
   it('answers not_found for unknown paths and bad escapes, and refuses other methods', () => {
     expect(routeFor('GET', at('/experiments/%E0%A4%A')).kind).toBe('not_found');
     expect(routeFor('GET', at('/experiments/a/b')).kind).toBe('not_found');

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Longest label: a short tag a reader filters by ("flaky-env", "needs-rubric"). */
+export const ANNOTATION_LABEL_MAX = 64;
+/** Longest note: a paragraph or two, not a document. */
+export const ANNOTATION_NOTE_MAX = 10_000;
+
+/**
+ * What a person adds to one trial: a label, a note, or both, and who wrote it. Annotations are
+ * kept beside the run records (a record stays what the run produced) and shown in reports.
+ */
+export const AnnotationInputSchema = z
+  .object({
+    run_id: z.string().min(1),
+    label: z
+      .string()
+      .trim()
+      .max(ANNOTATION_LABEL_MAX)
+      .regex(/^[^\r\n]*$/, 'a label is one line')
+      .default(''),
+    note: z.string().trim().max(ANNOTATION_NOTE_MAX).default(''),
+    author: z.string().trim().min(1, 'a name is required').max(200),
+  })
+  .refine((a) => a.label !== '' || a.note !== '', {
+    message: 'give a label, a note or both',
+    path: ['note'],
+  });
+export type AnnotationInput = z.input<typeof AnnotationInputSchema>;
+
+/** A stored annotation: its number within the experiment (1, 2, … in the order written) and time. */
+export const AnnotationSchema = z.object({
+  id: z.number().int().positive(),
+  experiment_id: z.string(),
+  run_id: z.string(),
+  label: z.string(),
+  note: z.string(),
+  author: z.string(),
+  created_at: z.string(),
+});
+export type Annotation = z.infer<typeof AnnotationSchema>;

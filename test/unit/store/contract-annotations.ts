@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { ExperimentStore } from '../../../src/store/types.ts';
+import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
+import { rejection, type StoreFactoryOptions } from './contract.ts';
+
+/**
+ * Annotations every ExperimentStore backend must keep: a label and a note on a trial, oldest
+ * first, checked, scrubbed of secrets, gone with their experiment. Called from
+ * `describeStoreContract`, so each backend runs it.
+ */
+export function describeAnnotationContract(
+  open: (options?: StoreFactoryOptions) => Promise<ExperimentStore>,
+): void {
+  describe('annotations', () => {
+    const withTrials = async (options?: StoreFactoryOptions) => {
+      const store = await open(options);
+      await store.createExperiment(
+        makeExperiment({ records: [makeRecord(), makeRecord({ task_id: 'bravo', outcome: 'fail' })] }),
+      );
+      return store;
+    };
+
+    it('stores a label and a note on a trial and lists them oldest first', async () => {
+      const store = await withTrials();
+      const first = await store.addAnnotation('exp-0001', {
+        run_id: 'bravo#0',
+        label: 'flaky-env',
+        note: 'the sandbox lost its network <script>x</script>',
+        author: 'Ada',
+      });
+      expect(first).toMatchObject({
+        experiment_id: 'exp-0001',
+        run_id: 'bravo#0',
+        label: 'flaky-env',
+        note: 'the sandbox lost its network <script>x</script>',
+        author: 'Ada',
+      });
+      expect(Number.isNaN(Date.parse(first.created_at))).toBe(false);
+      const second = await store.addAnnotation('exp-0001', {
+        run_id: 'alpha#0',
+        note: '  only a note  ',
+        author: 'Bo',
+      });
+      expect(second.label).toBe('');
+      expect(second.note).toBe('only a note');
+      expect(second.id).toBeGreaterThan(first.id);
+      expect(await store.listAnnotations('exp-0001')).toEqual([first, second]);
+      expect(await store.listAnnotations('ghost')).toEqual([]);
+    });
+
+    it('keeps annotations when the record is replaced, and drops them with the experiment', async () => {
+      const store = await withTrials();
+      await store.addAnnotation('exp-0001', { run_id: 'alpha#0', label: 'checked', author: 'Ada' });
+      await store.appendRecord('exp-0001', makeRecord({ outcome: 'fail' }));
+      expect(await store.listAnnotations('exp-0001')).toHaveLength(1);
+      await store.deleteExperiment('exp-0001');
+      expect(await store.listAnnotations('exp-0001')).toEqual([]);
+      await store.createExperiment(makeExperiment({ records: [makeRecord()] }));
+      expect(await store.listAnnotations('exp-0001')).toEqual([]);
+    });
+
+    it('refuses an unknown experiment or trial with not_found and stores nothing', async () => {
+      const store = await withTrials();
+      const ghost = await rejection(
+        store.addAnnotation('ghost', { run_id: 'alpha#0', label: 'x', author: 'Ada' }),
+      );
+      expect(ghost.code).toBe('not_found');
+      const run = await rejection(
+        store.addAnnotation('exp-0001', { run_id: 'zulu#0', label: 'x', author: 'Ada' }),
+      );
+      expect(run.code).toBe('not_found');
+      expect(run.message).toContain('zulu#0');
+      expect(await store.listAnnotations('exp-0001')).toEqual([]);
+    });
+
+    it('refuses an empty, nameless, multi-line-label or oversized annotation with invalid_input', async () => {
+      const store = await withTrials();
+      const cases = [
+        { run_id: 'alpha#0', label: ' ', note: '', author: 'Ada' },
+        { run_id: 'alpha#0', label: 'x', author: '  ' },
+        { run_id: 'alpha#0', label: 'two\nlines', author: 'Ada' },
+        { run_id: 'alpha#0', label: 'x'.repeat(65), author: 'Ada' },
+        { run_id: 'alpha#0', note: 'x'.repeat(10_001), author: 'Ada' },
+      ];
+      for (const annotation of cases) {
+        const error = await rejection(store.addAnnotation('exp-0001', annotation));
+        expect(error.code).toBe('invalid_input');
+      }
+      expect(await store.listAnnotations('exp-0001')).toEqual([]);
+    });
+
+    it('never stores a secret-looking environment value written in a note', async () => {
+      const secret = 'sk-live-annotation-0123456789';
+      const store = await withTrials({ env: { SERVICE_API_KEY: secret } });
+      await store.addAnnotation('exp-0001', { run_id: 'alpha#0', note: `pasted ${secret}`, author: 'Ada' });
+      const [stored] = await store.listAnnotations('exp-0001');
+      expect(stored?.note).toBe('pasted [REDACTED:SERVICE_API_KEY]');
+    });
+  });
+}
