@@ -144,6 +144,9 @@ export const ErrorKindSchema = z.enum([
   'output_too_deep', // the output nests deeper than HarnessEval walks (MAX_DATA_DEPTH)
   'aborted',
   'environment', // a check could not run where it ran (a missing package or command), not the harness's fault
+  // The infrastructure around the harness failed (an imported Harbor trial whose container did not
+  // start, an Inspect sample that hit a sandbox error): like `environment`, it says nothing of the harness.
+  'infra',
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 

@@ -12,7 +12,8 @@ import type { RunRecord } from './run-record.ts';
  *
  * A trial is decided once it has an outcome (pass, fail, or a harness error). Pending trials
  * (waiting for a judge or a human) and environment errors (a check could not run) are left out and
- * counted, never scored as 0 or as 1. While trials are pending the score covers the decided ones
+ * counted, never scored as 0 or as 1. Infrastructure errors (`infra`: the container, the sandbox or
+ * the tool that ran an imported trial failed) are left out and counted the same way. While trials are pending the score covers the decided ones
  * only; `possible_range` is where it can end up once they are graded.
  */
 export interface OverallScore {
@@ -21,6 +22,7 @@ export interface OverallScore {
   readonly decided: number;
   readonly pending: number;
   readonly environment_errors: number;
+  readonly infra_errors: number;
   /** Tasks with at least one decided trial. */
   readonly tasks: number;
   /** The value once every pending trial is graded, at worst (all 0) and at best (all 1). */
@@ -50,9 +52,19 @@ export function isEnvironmentError(record: ScoredTrial): boolean {
   return record.outcome === 'error' && recordErrorKind(record) === 'environment';
 }
 
+/** An errored trial whose infrastructure failed (a container, a sandbox): it says nothing about the harness. */
+export function isInfraError(record: ScoredTrial): boolean {
+  return record.outcome === 'error' && recordErrorKind(record) === 'infra';
+}
+
+/** An environment or infrastructure error: left out of rates and scores, and counted apart. */
+export function isExcludedError(record: ScoredTrial): boolean {
+  return isEnvironmentError(record) || isInfraError(record);
+}
+
 /** The trial has an outcome that measures the harness: passed, failed or errored by the harness. */
 export function isDecided(record: ScoredTrial): boolean {
-  return record.outcome !== 'pending' && !isEnvironmentError(record);
+  return record.outcome !== 'pending' && !isExcludedError(record);
 }
 
 function trialOverall(record: ScoredTrial): number {
@@ -94,11 +106,16 @@ export function overallScore(
   };
   let pending = 0;
   let environment = 0;
+  let infra = 0;
   let count = 0;
   for (const record of records) {
     if (known.size > 0 && !known.has(record.task_id)) continue;
     if (isEnvironmentError(record)) {
       environment++;
+      continue;
+    }
+    if (isInfraError(record)) {
+      infra++;
       continue;
     }
     if (record.outcome === 'pending') {
@@ -121,6 +138,7 @@ export function overallScore(
     decided: count,
     pending,
     environment_errors: environment,
+    infra_errors: infra,
     tasks: mean.tasks,
     possible_range: pending > 0 && worst !== null && best !== null ? [worst, best] : null,
     per_task: mean.perTask,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { HarnessEvalError } from '../core/errors.ts';
 import { type AtifTrajectory, AtifTrajectorySchema } from './atif-schema.ts';
 import { capDiagnostics, issuesToDiagnostics } from './issues.ts';
@@ -14,4 +15,15 @@ export function parseAtifText(text: string, shown: string): AtifTrajectory {
     throw new HarnessEvalError('invalid_input', '', { diagnostics: capDiagnostics(diagnostics, shown) });
   }
   return parsed.data;
+}
+
+/** Reads one ATIF trajectory file (a Harbor job's `agent/trajectory.json`), located like its text. */
+export async function readAtifFile(path: string, shown: string): Promise<AtifTrajectory> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new HarnessEvalError('not_found', `cannot read ${shown}`, { cause: error });
+  }
+  return parseAtifText(text, shown);
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MetricResult } from '../core/experiment.ts';
-import { isEnvironmentError } from '../core/overall-score.ts';
+import { isEnvironmentError, isInfraError } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { taskMeans } from '../stats/clustered.ts';
 import { type MetricShape, meanOverTasks, type TrialValue } from './aggregate.ts';
@@ -64,6 +64,8 @@ export interface TrialSelection {
   readonly pendingTasks: string[];
   /** Environment errors excluded (only when `excludePending`: they have no outcome either). */
   readonly environmentErrors: number;
+  /** Infrastructure errors excluded (only when `excludePending`), counted apart from environment ones. */
+  readonly infraErrors: number;
 }
 
 /**
@@ -80,6 +82,7 @@ export function selectTrials(
   const pendingTasks: string[] = [];
   let skipped = 0;
   let environmentErrors = 0;
+  let infraErrors = 0;
   for (const record of records) {
     if (options.excludePending && record.outcome === 'pending') {
       pendingTasks.push(record.task_id);
@@ -89,11 +92,15 @@ export function selectTrials(
       environmentErrors++;
       continue;
     }
+    if (options.excludePending && isInfraError(record)) {
+      infraErrors++;
+      continue;
+    }
     const value = trialValue(record);
     if (value === null || !Number.isFinite(value)) skipped++;
     else trials.push({ task: record.task_id, value });
   }
-  return { trials, skipped, pending: pendingTasks.length, pendingTasks, environmentErrors };
+  return { trials, skipped, pending: pendingTasks.length, pendingTasks, environmentErrors, infraErrors };
 }
 
 /**
@@ -123,7 +130,10 @@ export function meanMetric<N extends BuiltinMetricName>(
     calculate(input, shape, options) {
       const selection = select(input, options);
       const details: Record<string, unknown> = { ...spec.details?.(input.records) };
-      if (spec.excludePending) details.environment_errors = selection.environmentErrors;
+      if (spec.excludePending) {
+        details.environment_errors = selection.environmentErrors;
+        details.infra_errors = selection.infraErrors;
+      }
       if (spec.skippedAs) details[spec.skippedAs] = selection.skipped;
       const result = meanOverTasks(input, selection.trials, shape, details);
       return spec.excludePending

@@ -1,4 +1,4 @@
-import { isEnvironmentError, recordErrorKind } from '../core/overall-score.ts';
+import { isEnvironmentError, isExcludedError, isInfraError, recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { groupBy } from '../stats/clustered.ts';
 import { mean } from '../stats/descriptive.ts';
@@ -10,8 +10,9 @@ import type { MetricInput } from './types.ts';
 /**
  * Metrics of trial outcomes and scores. A trial passes when `outcome === 'pass'` and errored when
  * `outcome === 'error'`. Pending trials (awaiting a human or judge grade) have no outcome yet and
- * environment errors (a check could not run) say nothing about the harness: both are left out of
- * rates and scores and counted (`details.pending`, `details.environment_errors`); while trials are
+ * environment errors (a check could not run) and infrastructure errors (an imported trial whose
+ * container or sandbox failed) say nothing about the harness: all are left out of rates and scores
+ * and counted (`details.pending`, `details.environment_errors`, `details.infra_errors`); while trials are
  * pending a rate has no interval, only the range it can end in (see `shownWithPending`).
  *
  * Benchmarks disagree on errored trials, so both conventions are reported: `success_rate` counts
@@ -23,7 +24,7 @@ const unit = [0, 1] as const;
 const errorsByKind = (records: readonly RunRecord[]) => {
   const kinds: Record<string, number> = {};
   for (const r of records) {
-    if (r.outcome !== 'error' || isEnvironmentError(r)) continue;
+    if (r.outcome !== 'error' || isExcludedError(r)) continue;
     const kind = recordErrorKind(r) ?? 'unknown';
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
@@ -51,9 +52,12 @@ export const errorRate = meanMetric('error_rate', {
   unit: 'ratio',
   bounds: unit,
   excludePending: false,
-  trialValue: (record) => (isEnvironmentError(record) ? null : record.outcome === 'error' ? 1 : 0),
-  skippedAs: 'environment_errors',
-  details: errorsByKind,
+  trialValue: (record) => (isExcludedError(record) ? null : record.outcome === 'error' ? 1 : 0),
+  details: (records) => ({
+    ...errorsByKind(records),
+    environment_errors: records.filter(isEnvironmentError).length,
+    infra_errors: records.filter(isInfraError).length,
+  }),
 });
 
 /**
@@ -94,10 +98,12 @@ function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
   const trials: TrialValue[] = [];
   let pending = 0;
   let environment = 0;
+  let infra = 0;
   let tooFew = 0;
   const finished = input.records.filter((record) => {
     if (record.outcome === 'pending') pending++;
     else if (isEnvironmentError(record)) environment++;
+    else if (isInfraError(record)) infra++;
     else return true;
     return false;
   });
@@ -107,7 +113,7 @@ function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
     if (value === null) tooFew++;
     else trials.push({ task, value });
   }
-  return { trials, pending, environment, tooFew };
+  return { trials, pending, environment, infra, tooFew };
 }
 
 function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estimator: Estimator) {
@@ -116,11 +122,12 @@ function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estim
     bounds: unit,
     label: (options) => `pass${symbol}${options.k}`,
     calculate(input, shape, options) {
-      const { trials, pending, environment, tooFew } = perTaskEstimates(input, options.k, estimator);
+      const { trials, pending, environment, infra, tooFew } = perTaskEstimates(input, options.k, estimator);
       // One value per task already: the SE below is over tasks, as it must be.
       const result = meanOverTasks(input, trials, shape, {
         k: options.k,
         environment_errors: environment,
+        infra_errors: infra,
         tasks_with_fewer_than_k_trials: tooFew,
       });
       if (pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
@@ -131,7 +138,7 @@ function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estim
         ci95: null,
         details: {
           ...result.details,
-          decided: input.records.length - pending - environment,
+          decided: input.records.length - pending - environment - infra,
           pending,
           interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
         },

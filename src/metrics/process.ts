@@ -1,5 +1,5 @@
 import type { MetricResult } from '../core/experiment.ts';
-import { isEnvironmentError, overallScore } from '../core/overall-score.ts';
+import { isExcludedError, overallScore } from '../core/overall-score.ts';
 import { emptyResult, meanOverTasks, metricResult } from './aggregate.ts';
 import { defineBuiltin, meanMetric } from './define.ts';
 
@@ -118,8 +118,9 @@ export const functionalCompleteness = meanMetric('functional_completeness', {
   bounds: [0, 1],
   excludePending: false,
   trialValue: (r) => {
-    // A check that could not run says nothing about how complete the harness's work is.
-    if (isEnvironmentError(r)) return null;
+    // A check that could not run (or a trial whose infrastructure failed) says nothing about how
+    // complete the harness's work is.
+    if (isExcludedError(r)) return null;
     const score = r.scores.functional_completeness;
     if (score !== undefined) return score;
     const total = r.metrics.acceptance_criteria_total;

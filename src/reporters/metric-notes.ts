@@ -33,6 +33,8 @@ export function metricNotes(metric: MetricResult): string[] {
     notes.push(`${plural(unknown, 'trial')} with no known cost left out`);
   const environment = count(d['environment_errors']);
   if (environment > 0) notes.push(`${plural(environment, 'environment error')} left out`);
+  const infra = count(d['infra_errors']);
+  if (infra > 0) notes.push(`${plural(infra, 'infra error')} left out`);
   return notes;
 }
 

@@ -50,6 +50,7 @@ export function overallScoreText(experiment: ScoredExperiment, digits = 3): stri
     );
   }
   if (score.environment_errors > 0) notes.push(`${score.environment_errors} environment errors left out`);
+  if (score.infra_errors > 0) notes.push(`${score.infra_errors} infra errors left out`);
   return notes.length === 0 ? value : `${value} (${notes.join('; ')})`;
 }
 

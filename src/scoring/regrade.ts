@@ -33,7 +33,8 @@ export function applyGrades(
     scoring,
     // `error` is set when the trial errored (an environment error too); an error its task expected
     // (expect_error) is its output.
-    errored: record.error !== undefined || record.error_kind === 'environment',
+    errored:
+      record.error !== undefined || record.error_kind === 'environment' || record.error_kind === 'infra',
   });
   const metrics = {
     ...processMetrics(record.trace, criteria),

@@ -14,7 +14,7 @@ export interface SuiteScore {
 /**
  * The suite score and outcome from its run records (seed 004: weighted_average + pass_threshold).
  * While a grade is outstanding the score is partial, so the verdict waits too; a run whose every
- * trial hit an environment error has no verdict on the harness, only an error.
+ * trial hit an environment (or infrastructure) error has no verdict on the harness, only an error.
  */
 export function scoreSuite(
   records: readonly RunRecord[],
@@ -24,6 +24,7 @@ export function scoreSuite(
   const detail = overallScore(records, tasks);
   const base = { overall: detail.value, tasks_scored: detail.tasks, detail };
   if (detail.pending > 0) return { ...base, outcome: 'pending' };
-  if (detail.value === null) return { ...base, outcome: detail.environment_errors > 0 ? 'error' : 'fail' };
+  if (detail.value === null)
+    return { ...base, outcome: detail.environment_errors + detail.infra_errors > 0 ? 'error' : 'fail' };
   return { ...base, outcome: detail.value >= scoring.pass_threshold ? 'pass' : 'fail' };
 }

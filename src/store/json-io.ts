@@ -144,7 +144,7 @@ export async function importExperiment(
  * Line and column (1-based) of a JSON syntax error, from V8's "at position N" or "(line L column C)";
  * the end of the text when the input stops early; 0:0 (the whole file) when V8 gives no place.
  */
-function syntaxLocation(text: string, message: string): { line: number; col: number } {
+export function syntaxLocation(text: string, message: string): { line: number; col: number } {
   const lineCol = /line (\d+) column (\d+)/.exec(message);
   if (lineCol) return { line: Number(lineCol[1]), col: Number(lineCol[2]) };
   const position = /position (\d+)/.exec(message);

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Experiment } from '../core/experiment.ts';
-import { isEnvironmentError } from '../core/overall-score.ts';
+import { isEnvironmentError, isInfraError } from '../core/overall-score.ts';
 import { formatMetricValue } from '../metrics/format.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
 import type { ExperimentStore } from '../store/types.ts';
@@ -38,10 +38,15 @@ export function liveSnapshot(experiment: Experiment): LiveSnapshot {
   const records = experiment.records;
   const counts = { pass: 0, fail: 0, error: 0, pending: 0 };
   let environment = 0;
+  let infra = 0;
   for (const r of records) {
     counts[r.outcome] += 1;
     if (isEnvironmentError(r)) environment += 1;
+    if (isInfraError(r)) infra += 1;
   }
+  const kinds = [environment > 0 ? `${environment} environment` : '', infra > 0 ? `${infra} infra` : '']
+    .filter((k) => k !== '')
+    .join(', ');
   const planned = experiment.suite.tasks.length * experiment.settings.epochs;
   const total = planned > 0 ? Math.max(planned, records.length) : null;
   const finished = experiment.status !== 'running';
@@ -51,9 +56,7 @@ export function liveSnapshot(experiment: Experiment): LiveSnapshot {
   const interval = wilsonInterval(counts.pass, n);
   const left = total === null ? null : total - records.length;
   const notes = [
-    counts.error > 0
-      ? `${counts.error} errored left out${environment > 0 ? ` (${environment} environment)` : ''}`
-      : '',
+    counts.error > 0 ? `${counts.error} errored left out${kinds === '' ? '' : ` (${kinds})`}` : '',
     counts.pending > 0 ? `${counts.pending} pending a grade left out` : '',
   ].filter((note) => note !== '');
   const fields: Record<string, string> = {

@@ -1,6 +1,6 @@
 import type { Annotation } from '../../core/annotation.ts';
 import type { Experiment } from '../../core/experiment.ts';
-import { overallScore } from '../../core/overall-score.ts';
+import { overallScore, recordErrorKind } from '../../core/overall-score.ts';
 import { formatInterval, metricCells } from '../../metrics/format.ts';
 import { metricNotes } from '../../reporters/metric-notes.ts';
 import { overallScoreText } from '../../reporters/record-view.ts';
@@ -102,8 +102,34 @@ function overallSummary(experiment: Experiment) {
     decided: score.decided,
     pending: score.pending,
     environment_errors: score.environment_errors,
+    infra_errors: score.infra_errors,
     possible_range: score.possible_range,
   };
+}
+
+/** " (1 infra, 2 timeout; ...)": errors by kind when some are left out of rates, so they read as such. */
+function errorKinds(experiment: Experiment): string {
+  const kinds = new Map<string, number>();
+  for (const record of experiment.records) {
+    if (record.outcome !== 'error') continue;
+    const kind = recordErrorKind(record) ?? 'unknown';
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  // Only when some errors are left out of the rates: then the reader needs to see which.
+  const excluded = (kinds.get('infra') ?? 0) + (kinds.get('environment') ?? 0) > 0;
+  if (!excluded) return '';
+  const parts = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${n} ${k}`);
+  return ` (${parts.join(', ')}; infra and environment errors are left out of rates)`;
+}
+
+/** "harbor jobs/2026-12-01 (2 fields not mapped: ...)" for an experiment `runs import --from` made. */
+function importedFrom(experiment: Experiment): string | undefined {
+  const info = experiment.metadata['import'];
+  if (typeof info !== 'object' || info === null) return undefined;
+  const { tool, source, unmapped } = info as Record<string, unknown>;
+  if (typeof tool !== 'string' || typeof source !== 'string') return undefined;
+  const fields = Array.isArray(unmapped) ? unmapped.length : 0;
+  return `${tool} ${source}${fields > 0 ? ` (${fields} field(s) not mapped, kept in record metadata or listed at import)` : ''}`;
 }
 
 export function renderShow(
@@ -120,10 +146,12 @@ export function renderShow(
   field('Suite', safe(s.suite.file === undefined ? s.suite.id : `${s.suite.id} (${s.suite.file})`));
   const outcome = s.outcome === undefined ? '' : `, outcome ${s.outcome}`;
   field('Status', `${colourStatus(s.status, paint)}${outcome}`);
+  const source = importedFrom(experiment);
+  if (source !== undefined) field('Imported', safe(source));
   field('Created', when(s.created_at));
   field('Finished', when(s.finished_at));
   const planned = s.suite.tasks * s.epochs;
-  const counts = `${s.outcomes.pass} pass, ${s.outcomes.fail} fail, ${s.outcomes.error} error, ${s.outcomes.pending} pending`;
+  const counts = `${s.outcomes.pass} pass, ${s.outcomes.fail} fail, ${s.outcomes.error} error${errorKinds(experiment)}, ${s.outcomes.pending} pending`;
   field('Trials', `${s.records} of ${planned} (${s.suite.tasks} tasks x ${s.epochs} epochs): ${counts}`);
   if (experiment.metrics.length > 0) {
     lines.push(paint.bold('Metrics'));

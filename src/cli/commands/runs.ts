@@ -1,4 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { HarnessEvalError } from '../../core/errors.ts';
+import { IMPORT_TOOLS } from '../../store/importers/types.ts';
 import type { CliIO } from '../io.ts';
 import { STORE_OPTION_HELP } from '../store-location.ts';
 import type { RegisterCommand } from './index.ts';
@@ -11,6 +13,9 @@ Examples:
   $ harnesseval runs export exp-20261201-0844 -o results/run.json   # a unique id prefix is enough
   $ harnesseval runs export exp-20261201-0844 --format atif -o results/trajectories
   $ harnesseval runs import results/run.json --replace
+  $ harnesseval runs import --from harbor jobs/2026-12-01__10-00-00 --suite terminal-bench
+  $ harnesseval runs import --from inspect logs/2026-12-01T10-00-00_task.json
+  $ harnesseval runs import --from promptfoo results.json
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
   $ harnesseval runs --store postgres://ci@db.internal/evals watch exp-20261130-101500-3fa1   # a run --queue experiment
@@ -18,6 +23,13 @@ Examples:
   $ harnesseval runs --store ci/harnesseval.db list
   $ harnesseval runs --store postgres://ci@db.internal/evals import results/run.json
 `;
+
+function parseScore(value: string): number {
+  const score = Number(value);
+  if (value.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1)
+    throw new InvalidArgumentError('expected a number from 0 to 1');
+  return score;
+}
 
 function parseLimit(value: string): number {
   const limit = Number(value);
@@ -102,13 +114,58 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
 
   runs
     .command('import')
-    .description('store an experiment from an exported JSON file')
-    .argument('<file>', 'an exported experiment (.json)')
+    .description("store an experiment from an exported JSON file, or another tool's results (--from)")
+    .argument(
+      '<path>',
+      'an exported experiment (.json), or with --from: a Harbor job folder, an Inspect log, promptfoo results',
+    )
+    .addOption(
+      new Option('--from <tool>', "read another tool's results instead of our own export").choices(
+        IMPORT_TOOLS,
+      ),
+    )
+    .option(
+      '--suite <id>',
+      'with --from: the suite id to store the runs under (to compare with a native run)',
+    )
+    .option(
+      '--pass-threshold <score>',
+      'with --from: a trial passes when its main score (reward) is at least this (default 1)',
+      parseScore,
+    )
+    .option(
+      '--infra-exception <type>',
+      'with --from harbor: one more exception type to count as an infrastructure error (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--replace', 'overwrite an experiment with the same id')
-    .action(async (file: string, opts: Record<string, unknown>, cmd: Command) => {
+    .action(async (path: string, opts: Record<string, unknown>, cmd: Command) => {
+      const from = opts['from'];
+      if (typeof from === 'string') {
+        const tool = IMPORT_TOOLS.find((t) => t === from);
+        if (tool === undefined) throw new HarnessEvalError('usage', `--from: unknown tool ${from}`);
+        await (await import('./runs-import-action.ts')).importForeignRuns(io, {
+          store: storeOption(cmd),
+          tool,
+          path,
+          replace: opts['replace'] === true,
+          suiteId: text(opts['suite']),
+          passThreshold: typeof opts['passThreshold'] === 'number' ? opts['passThreshold'] : undefined,
+          infraExceptions: Array.isArray(opts['infraException'])
+            ? (opts['infraException'] as string[])
+            : undefined,
+        });
+        return;
+      }
+      for (const flag of ['suite', 'passThreshold', 'infraException'])
+        if (opts[flag] !== undefined)
+          throw new HarnessEvalError(
+            'usage',
+            `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --from`,
+          );
       await (await actions()).importRun(io, {
         store: storeOption(cmd),
-        file,
+        file: path,
         replace: opts['replace'] === true,
       });
     });
