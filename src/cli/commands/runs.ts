@@ -14,7 +14,7 @@ Examples:
   $ harnesseval runs export exp-20261201-0844 --format atif -o results/trajectories
   $ harnesseval runs import results/run.json --replace
   $ harnesseval runs import --from harbor jobs/2026-12-01__10-00-00 --suite terminal-bench
-  $ harnesseval runs import --from inspect logs/2026-12-01T10-00-00_task.json
+  $ harnesseval runs import --from inspect logs/word-tasks.json
   $ harnesseval runs import --from promptfoo results.json
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
