@@ -22,6 +22,7 @@ const varsHash = (test: PromptfooTestCase) =>
 /** `topic=bananas lang=fr#1a2b3c4d`: readable, and the same for the same vars in any eval. */
 function fromVars(test: PromptfooTestCase): string {
   const text = Object.entries(test.vars ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : canonical(v)}`)
     .join(' ')
     .replace(/\s+/g, ' ')
