@@ -138,7 +138,7 @@ function experimentsOf(
     columns.set(column.key, entry);
   }
   const providers = new Set([...columns.values()].map((c) => c.provider));
-  const fallbackTime = evaluation.createdAt ?? new Date(0).toISOString();
+  const fallbackTime = evaluation.createdAt ?? new Date().toISOString();
   const description = evaluation.config.description;
   return [...columns.values()].map((column) => {
     const rows = [...column.rows].sort((a, b) => a.result.testIdx - b.result.testIdx);
