@@ -7,12 +7,14 @@ import { type Experiment, ExperimentSchema } from '../../src/core/experiment.ts'
 import { cli, ROOT } from '../helpers/run-cli.ts';
 import { scriptFigures } from '../helpers/script-figures.ts';
 
-// A real ACP agent, Zed's Claude Code bridge (pinned by .ci/install-tools in .tools/acp), driven by
-// the built CLI's acp adapter, offline: its model calls go to the gateway's scripted model.
+// Real ACP agents, Zed's Claude Code bridge and OpenCode (pinned by .ci/install-tools in .tools/acp),
+// driven by the built CLI's acp adapter, offline: their model calls go to the gateway's scripted model.
 const BIN = join(ROOT, '.tools/acp/node_modules/.bin');
-const missing = !existsSync(join(BIN, 'claude-agent-acp'));
-if (missing)
-  console.warn(`real ACP agent tests skipped: ${BIN}/claude-agent-acp is absent (run .ci/install-tools)`);
+const missing = ['claude-agent-acp', 'opencode'].filter((name) => !existsSync(join(BIN, name)));
+if (missing.length > 0)
+  console.warn(
+    `real ACP agent tests skipped: ${missing.join(', ')} absent from ${BIN} (run .ci/install-tools)`,
+  );
 
 let dir: string;
 beforeAll(async () => {
@@ -31,8 +33,8 @@ async function run(args: readonly string[]): Promise<Experiment> {
   return ExperimentSchema.parse(JSON.parse(await readFile(out, 'utf8')));
 }
 
-describe.skipIf(missing)(
-  'a real ACP agent (claude-agent-acp 0.23.1), offline, through the acp adapter',
+describe.skipIf(missing.length > 0)(
+  'real ACP agents (claude-agent-acp 0.23.1, opencode 1.18.33), offline, through the acp adapter',
   { timeout: 300_000, concurrent: true },
   () => {
     it('fixes bug-fix-regression with scripted Read/Edit/Bash calls: tests pass, figures exact, permissions counted', async () => {
@@ -133,6 +135,54 @@ describe.skipIf(missing)(
         [11100, 45],
         [9300, 12],
       ]);
+    });
+
+    it('OpenCode fixes bug-fix-regression through an OpenAI-compatible provider on the gateway: tests pass, figures exact', async () => {
+      // OpenCode's first start in a fresh HOME is slow on a loaded machine: more than the suite's 60 s.
+      const experiment = await run([
+        'suites/product-dev/suite.yaml',
+        '--filter-id',
+        'bug-fix-regression',
+        '--timeout',
+        '240',
+        '--harness',
+        'examples/acp/opencode.yaml',
+      ]);
+      const r = experiment.records[0]!;
+      expect(r.error).toBeUndefined();
+      expect(r.criteria.filter((c) => c.verification === 'automated').map((c) => c.status)).toEqual([
+        'passed',
+        'passed',
+        'passed',
+        'passed',
+      ]);
+      const script = 'examples/acp/scripts/opencode/bug-fix-regression.yaml';
+      const figures = await scriptFigures(script, 'local-coder', {
+        models: { 'openai/local-coder': { input: 1.25, output: 10, cached: 0.125 } },
+      });
+      // OpenCode asks for the session's title beside the main loop (answered by the fallback), in
+      // no fixed order: the calls are the script's turns plus that one.
+      const title = { tokens_in: 120, tokens_out: 6, cached_tokens: 0, cache_write_tokens: 0 };
+      const key = (c: { tokens_in: number; tokens_out: number; cached_tokens: number }) =>
+        `${c.tokens_in}/${c.tokens_out}/${c.cached_tokens}`;
+      expect(r.trace.agent_calls.map((c) => [c.model, c.metadata['api'], c.metadata['source']])).toEqual(
+        Array.from({ length: figures.calls.length + 1 }, () => ['local-coder', 'openai-chat', 'gateway']),
+      );
+      expect(r.trace.agent_calls.map(key).sort()).toEqual([...figures.calls, title].map(key).sort());
+      const cost = figures.calls.reduce((s, c) => s + c.cost, 0) + (120 * 1.25 + 6 * 10) / 1e6;
+      expect(r.cost_usd).toBeCloseTo(cost, 10);
+      expect(r.output.tool_calls.map((t) => [t.tool_name, t.status])).toEqual(
+        figures.tools.map((name) => [name, 'success']),
+      );
+      expect(r.output.tool_calls[2]?.result).toMatchObject({ output: 'Edit applied successfully.' });
+      // OpenCode asks no permission by default; its ACP usage is its last step's, kept apart.
+      expect(r.trace.human).toEqual([]);
+      const last = figures.calls.at(-1)!;
+      expect(r.output.metadata['harness_reported']).toMatchObject({
+        agent_calls: 1,
+        tokens_in: last.tokens_in,
+        tokens_out: last.tokens_out,
+      });
     });
   },
 );
