@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +240,27 @@ describe('runs import --from inspect (built CLI)', () => {
       outcome: 'error',
       error_kind: 'infra',
     });
+  });
+
+  it('a sample with no model usage has unknown tokens, not 0, and is left out of the token metrics', async () => {
+    const log = JSON.parse(await readFile(join(ROOT, LOGS, 'word_tasks.json'), 'utf8')) as {
+      samples: { id: string; epoch: number; model_usage?: unknown }[];
+    };
+    const bare = log.samples.find((s) => s.id === 'count-1' && s.epoch === 2)!;
+    delete bare.model_usage;
+    const file = join(root, 'no-usage.json');
+    await writeFile(file, JSON.stringify(log));
+    const store = storeFile();
+    const result = await cli(['runs', '--store', store, 'import', '--from', 'inspect', file]);
+    expect(result.status, result.stderr).toBe(0);
+    const experiment = await exported(store, 'inspect-');
+    const record = experiment.records.find((r) => r.task_id === 'count-1' && r.epoch === 1)!;
+    expect(record.output.usage).toMatchObject({ tokens_in: 0, tokens_out: 0, tokens_unknown: true });
+    expect(record.cost_usd).toBeNull();
+    const others = experiment.records.filter((r) => r !== record);
+    expect(others.every((r) => r.output.usage.tokens_unknown === undefined)).toBe(true);
+    const tokensIn = experiment.metrics.find((m) => m.name === 'tokens_in')!;
+    expect(tokensIn.details).toMatchObject({ unknown_tokens: 1 });
   });
 
   it('a malformed JSON log is a located error', async () => {
