@@ -12,6 +12,7 @@ import { cli, ROOT } from '../helpers/run-cli.ts';
 // experiment, shown, exported and compared like a native one.
 const JOB = 'test/fixtures/import/harbor/2026-11-30__14-02-11';
 const MALFORMED = 'test/fixtures/import/harbor-malformed/2026-11-30__bad';
+const INSPECT_LOGS = join(ROOT, 'test/fixtures/import/inspect');
 
 let root = '';
 let count = 0;
@@ -280,6 +281,67 @@ describe('runs import --from inspect (built CLI)', () => {
     );
     expect(existsSync(store)).toBe(false);
   });
+});
+
+describe('compare: an imported Inspect log against a HarnessEval run of the same tasks', () => {
+  it('pairs the samples with the native tasks of the same ids, infra errors left out', async () => {
+    // A native benchmark with the Inspect log's two sample ids, answered right every time.
+    const dir = await mkdtemp(join(root, 'native-'));
+    await writeFile(join(dir, 'agent.mjs'), 'export const answer = () => "3";\n');
+    await writeFile(
+      join(dir, 'word-tasks.yaml'),
+      [
+        'version: "1.0"',
+        'name: word-tasks',
+        'agent: { adapter: function, module: ./agent.mjs#answer }',
+        'evaluators:',
+        '  - name: regex',
+        '    options: { pattern: "^3$" }',
+        'tests:',
+        '  - { id: count-1, input: Count the words in sample count-1. }',
+        '  - { id: count-2, input: Count the words in sample count-2. }',
+        '',
+      ].join('\n'),
+    );
+    const store = storeFile();
+    const native = await cli(
+      ['run', 'word-tasks.yaml', '--epochs', '2', '--no-progress', '--store', store],
+      dir,
+    );
+    expect(native.status, native.stderr).toBe(0);
+    const nativeId = /stored experiment (\S+)/.exec(native.stdout + native.stderr)?.[1];
+    expect(nativeId).toBeDefined();
+    const imported = await cli([
+      'runs',
+      '--store',
+      store,
+      'import',
+      '--from',
+      'inspect',
+      `${INSPECT_LOGS}/word_tasks.eval`,
+      '--suite',
+      'word-tasks',
+    ]);
+    expect(imported.status, imported.stderr).toBe(0);
+    const result = await cli(['compare', nativeId!, 'inspect-', '--store', store, '--format', 'json']);
+    expect(result.status, result.stderr).toBe(0);
+    const comparison = JSON.parse(result.stdout) as {
+      metrics: {
+        name: string;
+        values: { value: number | null }[];
+        deltas: { paired: { n: number } | null }[];
+      }[];
+      pairs: { shared_tasks: number }[];
+      warnings: string[];
+    };
+    expect(comparison.pairs[0]?.shared_tasks).toBe(2);
+    const rate = comparison.metrics.find((m) => m.name === 'success_rate')!;
+    expect(rate.values[0]?.value).toBe(1);
+    // count-1: 1 of 2; count-2: 1 of 1 (its second epoch is an infra error, left out of rates).
+    expect(rate.values[1]?.value).toBe(0.75);
+    expect(rate.deltas[0]?.paired?.n).toBe(2);
+    expect(comparison.warnings.join('\n')).not.toContain('ran suite');
+  }, 120_000);
 });
 
 const bwrap = await sandboxAvailability('bwrap');
