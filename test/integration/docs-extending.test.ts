@@ -43,6 +43,15 @@ describe('docs/extending.md: plugin sets and contract versions', () => {
     expect(tsBlocks(doc).find((b) => b.startsWith(`// ${EXAMPLE}\n`))).toBe(file);
   });
 
+  it('every block labelled with an example file is that file, or an excerpt of it', () => {
+    const labelled = tsBlocks(doc).flatMap((block) => {
+      const label = /^\/\/ (examples\/\S+)[^\n]*\n/.exec(block);
+      return label?.[1] === undefined ? [] : [{ path: label[1], body: block.slice(label[0].length) }];
+    });
+    expect(labelled.length).toBeGreaterThanOrEqual(9);
+    for (const { path, body } of labelled) expect(readFileSync(path, 'utf8'), path).toContain(body);
+  });
+
   it('runs the example as the doc says: two sets at once, the default set untouched', async () => {
     const [lenient, strict] = await runWithTwoSets();
     expect(lenient.records.map((r) => [r.output.output, r.outcome])).toEqual([['yes', 'pass']]);
