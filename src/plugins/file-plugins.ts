@@ -1,12 +1,13 @@
 import { dirname, extname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
 import { detectDocumentKind } from '../formats/detect.ts';
 import type { LoadOptions } from '../formats/load.ts';
 import { readDocument } from '../formats/read-file.ts';
 import { parseYamlSource } from '../formats/yaml-source.ts';
 import { loadPlugin } from './load.ts';
-import { defaultPlugins, type PluginSet } from './set.ts';
+import { copyPluginSet, defaultPlugins, type PluginSet } from './set.ts';
 
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
@@ -66,4 +67,19 @@ export async function loadSuiteWithPlugins(
   await loadFilePlugins(file, plugins);
   const { loadSuite } = await import('../formats/load.ts');
   return loadSuite(file, { ...options, plugins });
+}
+
+/**
+ * The suite an experiment ran, loaded again from its file (grading needs its rubrics and
+ * scoring), with the names its `plugins:` modules register: into `plugins`, or a fresh copy of
+ * the default set, so that suites whose modules give one name different meanings can be loaded
+ * side by side (the viewer serves every experiment of a store).
+ */
+export async function loadExperimentSuite(
+  experiment: Pick<Experiment, 'id' | 'suite'>,
+  plugins: PluginSet = copyPluginSet(defaultPlugins),
+): Promise<Suite> {
+  if (experiment.suite.file === undefined)
+    throw new HarnessEvalError('not_found', `experiment ${experiment.id} does not name its suite file`);
+  return loadSuiteWithPlugins(experiment.suite.file, plugins);
 }

@@ -4,6 +4,7 @@ import type { Rubric, RubricDimension } from '../core/rubric.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import type { MetricRegistry } from '../metrics/registry.ts';
 import { type Aggregate, aggregateExperiment } from './experiment-aggregate.ts';
 import { applyGrades } from './regrade.ts';
 import { rubricForTask } from './rubric-lookup.ts';
@@ -79,6 +80,8 @@ export async function saveGrades(
   experiment: Experiment,
   suite: Suite,
   input: GradeInput,
+  /** Where the suite's metric names resolve: the set its `plugins:` were loaded into. */
+  metrics?: MetricRegistry,
 ): Promise<Experiment> {
   const records = [...experiment.records];
   const index = records.findIndex((r) => r.run_id === input.runId);
@@ -116,7 +119,13 @@ export async function saveGrades(
   records[index] = graded;
   await store.appendRecord(experiment.id, graded);
   const tasks = suite.tasks.filter((t) => experiment.suite.tasks.some((e) => e.id === t.id));
-  const aggregate = aggregateExperiment({ suite, records, tasks, epochs: experiment.settings.epochs });
+  const aggregate = aggregateExperiment({
+    suite,
+    records,
+    tasks,
+    epochs: experiment.settings.epochs,
+    registry: metrics,
+  });
   await store.updateExperiment(experiment.id, aggregate);
   return { ...experiment, records, ...aggregate };
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HarnessEvalError } from '../core/errors.ts';
-import { loadExperimentSuite } from '../formats/experiment-suite.ts';
+import { loadExperimentSuite } from '../plugins/file-plugins.ts';
+import { copyPluginSet, defaultPlugins } from '../plugins/set.ts';
 import { escapeHtml, renderPage } from '../reporters/html/index.ts';
 import { saveGrades } from '../scoring/grading.ts';
 import type { ExperimentStore } from '../store/types.ts';
@@ -201,12 +202,16 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
           const experiment = await writable.getExperiment(route.id);
           if (experiment === undefined)
             throw new HarnessEvalError('not_found', `no experiment ${route.id} in the store`);
-          await saveGrades(writable, experiment, await loadExperimentSuite(experiment), {
-            runId: form.get('run_id') ?? '',
-            criterionId: form.get('criterion') ?? '',
-            levels,
-            grader,
-          });
+          // Its own set: the store's experiments may come from suites whose modules clash.
+          const plugins = copyPluginSet(defaultPlugins);
+          const suite = await loadExperimentSuite(experiment, plugins);
+          await saveGrades(
+            writable,
+            experiment,
+            suite,
+            { runId: form.get('run_id') ?? '', criterionId: form.get('criterion') ?? '', levels, grader },
+            plugins.metrics,
+          );
         } finally {
           await writable.close();
         }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -85,4 +85,38 @@ describe('harnesseval grade', () => {
     expect(result.stderr).toMatch(/exp-nope/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+});
+
+describe('harnesseval grade on a suite whose names come from its plugins: modules', () => {
+  it('loads the modules again, so the suite re-read for grading knows their names', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'he-grade-plugins-'));
+    await cp(join(root, 'test/fixtures/grade'), dir, { recursive: true });
+    // The metric tool_calls exists only in examples/plugins/plugin.ts.
+    await writeFile(
+      join(dir, 'suite.yaml'),
+      [
+        'suite_id: grade-suite',
+        `plugins: [${JSON.stringify(join(root, 'examples/plugins/plugin.ts'))}]`,
+        'tasks:',
+        '  - ref: task.yaml',
+        'metrics: [tool_calls]',
+        'scoring: { method: weighted_average, pass_threshold: 0.75 }',
+        '',
+      ].join('\n'),
+    );
+    const store = join(dir, 'store.db');
+    const cliIn = (args: string[], input = '') =>
+      spawnSync(process.execPath, [join(root, 'bin/harnesseval.js'), ...args], {
+        input,
+        encoding: 'utf8',
+        cwd: dir,
+      });
+    const run = cliIn(['run', 'suite.yaml', '--harness', 'harness.yaml', '--store', store, '--no-progress']);
+    expect(run.status, run.stderr).toBe(0);
+    const graded = cliIn(['grade', 'exp-', '--store', store, '--grader', 'Ann'], '3\n3\n');
+    expect(graded.stderr).toBe('');
+    expect(graded.status).toBe(0);
+    expect(graded.stdout).toMatch(/graded 1 criteri/);
+    expect(graded.stdout).toMatch(/0 still pending; overall score 0\.\d+/);
+  }, 120_000);
 });

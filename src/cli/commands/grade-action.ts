@@ -8,7 +8,7 @@ import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControlExcept, truncate } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import { openCliStore, storeLocation } from '../store-location.ts';
 import type { GradeFlags } from './grade.ts';
 
@@ -17,8 +17,9 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
   const store = await openCliStore(storeLocation(flags.store, io));
   try {
     let experiment = await findExperiment(store, id);
-    const { loadExperimentSuite } = await import('../../formats/experiment-suite.ts');
-    const suite = await loadExperimentSuite(experiment);
+    const { loadExperimentSuite } = await import('../../plugins/file-plugins.ts');
+    const plugins = await invocationPlugins(io);
+    const suite = await loadExperimentSuite(experiment, plugins);
     const grader = flags.grader ?? safeUser();
     const input = io.stdin ?? process.stdin;
     const reader = createInterface({ input, terminal: false });
@@ -68,12 +69,18 @@ export async function grade(id: string, flags: GradeFlags, io: CliIO): Promise<n
         }
         if (Object.keys(levels).length > 0) {
           // Saved criterion by criterion, so a grader who stops (q, Ctrl-C) keeps every grade given.
-          experiment = await saveGrades(store, experiment, suite, {
-            runId: record.run_id,
-            criterionId,
-            levels,
-            grader,
-          });
+          experiment = await saveGrades(
+            store,
+            experiment,
+            suite,
+            {
+              runId: record.run_id,
+              criterionId,
+              levels,
+              grader,
+            },
+            plugins.metrics,
+          );
           graded++;
         }
       }

@@ -1,5 +1,5 @@
 import { outputText } from '../../core/agent-output.ts';
-import { loadExperimentSuite } from '../../formats/experiment-suite.ts';
+import { loadExperimentSuite } from '../../plugins/file-plugins.ts';
 import { escapeHtml, renderPage, truncateText } from '../../reporters/html/index.ts';
 import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
 import { type PendingCriterion, pendingCriteria } from '../../scoring/grading.ts';

@@ -4,7 +4,7 @@ import { agentOutput } from '../../../src/core/agent-output.ts';
 import type { Experiment } from '../../../src/core/experiment.ts';
 import { HarnessConfigSchema } from '../../../src/core/harness-config.ts';
 import type { Suite } from '../../../src/core/suite.ts';
-import { loadExperimentSuite } from '../../../src/formats/experiment-suite.ts';
+import { loadExperimentSuite } from '../../../src/plugins/file-plugins.ts';
 import { runExperiment } from '../../../src/runner/runner.ts';
 import { pendingCriteria, saveGrades } from '../../../src/scoring/grading.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
