@@ -15,7 +15,7 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { recordWindow, summarizeRecord } from './record-summary.ts';
+import { finishedAt, recordWindow, summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -40,6 +40,8 @@ interface StoredRecord {
   readonly epoch: number;
   readonly outcome: Outcome;
   readonly taskIndex: number;
+  /** `finishedAt` of the record (what `RecordQuery.finishedAfter` compares). */
+  readonly finishedAt: string | null;
   readonly document: string;
 }
 
@@ -255,7 +257,10 @@ export class MemoryStore implements ExperimentStore {
     const rows = [...stored.records.values()].filter(
       (row) =>
         (query.task === undefined || row.taskId === query.task) &&
-        (query.outcome === undefined || row.outcome === query.outcome),
+        (query.outcome === undefined || row.outcome === query.outcome) &&
+        (query.finishedAfter === undefined ||
+          row.finishedAt === null ||
+          row.finishedAt > query.finishedAfter),
     );
     return rows.sort(
       (a, b) =>
@@ -290,6 +295,7 @@ export class MemoryStore implements ExperimentStore {
       epoch: record.epoch,
       outcome: record.outcome,
       taskIndex: taskIndexOf(stored.taskOrder, record.task_id),
+      finishedAt: finishedAt(record),
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
     };
   }

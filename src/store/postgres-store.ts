@@ -27,7 +27,7 @@ import {
   postgresStatements,
   recordsQuery,
 } from './postgres-sql.ts';
-import { summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
+import { finishedAt, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
@@ -64,8 +64,12 @@ export interface PostgresStoreOptions {
 /** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
 const RECORD_BATCH = 1000;
 
-/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document, summary. */
-type RecordRow = [string, number, string, number, string, string, string];
+/**
+ * A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document,
+ * summary, finished_at.
+ */
+type RecordRow = [string, number, string, number, string, string, string, string | null];
+const ROW_COLUMNS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
 
 interface RecordWrite {
   readonly experimentId: string;
@@ -163,7 +167,7 @@ export class PostgresStore implements ExperimentStore {
       for (let start = 0; start < rows.length; start += RECORD_BATCH) {
         const batch = rows.slice(start, start + RECORD_BATCH);
         const column = (i: number) => batch.map((row) => row[i]);
-        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5, 6].map(column)]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...ROW_COLUMNS.map(column)]);
       }
     });
     this.#taskOrder.set(checked.id, indexes);
@@ -266,7 +270,7 @@ export class PostgresStore implements ExperimentStore {
         throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
       const runId = row.run_id;
       // A row without a valid summary (written before the column) is read whole.
-      const found = summaryOfRow({ run_id: runId, summary: row.summary }, experimentId);
+      const found = summaryOfRow({ run_id: runId, summary: row.summary });
       summaries.push(
         found ?? summarizeRecord(await this.#documentOfRun(experimentId, runId), experimentId, runId),
       );
@@ -437,7 +441,7 @@ export class PostgresStore implements ExperimentStore {
 
   async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
     const column = (i: number) => writes.map((write) => write.row[i]);
-    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5, 6].map(column)];
+    const values = [writes.map((write) => write.experimentId), ...ROW_COLUMNS.map(column)];
     await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
       await client.query({ ...this.#sql.upsertRecords, values });
     });
@@ -490,6 +494,7 @@ export class PostgresStore implements ExperimentStore {
       record.outcome,
       encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
       summarySource(record),
+      finishedAt(record),
     ];
   }
 

@@ -48,14 +48,14 @@ export function prepareStatements(db: Database.Database) {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** A record's write (schema version 4); prepared on first use, so a read-only older file still opens. */
+/** A record's write (schema version 6); prepared on first use, so a read-only older file still opens. */
 export function prepareUpsertRecord(db: Database.Database) {
   return db.prepare(
-    `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document, summary)
-       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document, @summary)
+    `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document, summary, finished_at)
+       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document, @summary, @finished_at)
        ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
-         summary = excluded.summary`,
+         summary = excluded.summary, finished_at = excluded.finished_at`,
   );
 }
 

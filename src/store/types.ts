@@ -37,6 +37,10 @@ export interface RecordSummary {
   readonly epoch: number;
   readonly outcome: Outcome;
   readonly scores: Readonly<Record<string, number>>;
+  /** When the trial started (the record's `timestamp`). */
+  readonly timestamp: string;
+  /** When it ended (`finishedAt`: start + duration); null when the start is not a readable time. */
+  readonly finished_at: string | null;
   readonly duration_seconds: number;
   readonly cost_usd: number | null;
   /** The record's error kind, else its adapter output's (as `recordErrorKind` reads it). */
@@ -49,6 +53,12 @@ export interface RecordSummary {
 export interface RecordQuery {
   readonly task?: string;
   readonly outcome?: Outcome;
+  /**
+   * Only records that finished after this ISO time (`RecordSummary.finished_at`), and those whose
+   * finish time is not known (stored before it was kept, or an unreadable start): what is new
+   * since a reader last looked, never missing one.
+   */
+  readonly finishedAfter?: string;
   /** Records skipped from the start (default 0). */
   readonly offset?: number;
   /** At most this many (default: all). */
