@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -54,7 +60,7 @@ interface StoredExperiment {
   lease?: LeaseHolder;
   /** Keyed by pid, with the order they were recorded in. */
   readonly children: Map<number, { readonly seq: number; readonly child: ChildProcessRecord }>;
-  readonly annotations: { readonly id: number; readonly runId: string; readonly document: string }[];
+  readonly annotations: { readonly id: number; readonly runId: string; document: string }[];
 }
 
 export interface MemoryStoreOptions {
@@ -246,6 +252,24 @@ export class MemoryStore implements ExperimentStore {
     return (stored?.annotations ?? []).map((row) =>
       decodeAnnotation(row.id, experimentId, row.runId, row.document),
     );
+  }
+
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    this.#ensureOpen();
+    const row = this.#get(experimentId).annotations.find((a) => a.id === id);
+    if (row === undefined) throw unknownAnnotation(experimentId, id);
+    const existing = decodeAnnotation(row.id, experimentId, row.runId, row.document);
+    row.document = prepareAnnotationEdit(existing, edit, this.#redact);
+    return decodeAnnotation(row.id, experimentId, row.runId, row.document);
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    this.#ensureOpen();
+    const rows = this.#experiments.get(experimentId)?.annotations;
+    const at = rows?.findIndex((a) => a.id === id) ?? -1;
+    if (rows === undefined || at < 0) return false;
+    rows.splice(at, 1);
+    return true;
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import { CommitBatcher } from './commit-batcher.ts';
 import {
   checkExperiment,
@@ -412,6 +418,34 @@ export class PostgresStore implements ExperimentStore {
         [experimentId],
       );
       return rows.rows.map((row) => decodeAnnotation(row.id, experimentId, row.run_id, row.document));
+    });
+  }
+
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    return this.#db.transaction(`edit annotation ${id} of experiment ${experimentId}`, async (client) => {
+      const found = await client.query<{ id: string; run_id: unknown; document: unknown }>(
+        `SELECT id, run_id, document FROM ${this.#s}.annotations WHERE experiment_id = $1 AND id = $2 FOR UPDATE`,
+        [experimentId, id],
+      );
+      const row = found.rows[0];
+      if (row === undefined) throw unknownAnnotation(experimentId, id);
+      const existing = decodeAnnotation(row.id, experimentId, row.run_id, row.document);
+      const document = prepareAnnotationEdit(existing, edit, this.#redact);
+      await client.query(
+        `UPDATE ${this.#s}.annotations SET document = $3 WHERE experiment_id = $1 AND id = $2`,
+        [experimentId, id, document],
+      );
+      return decodeAnnotation(id, experimentId, existing.run_id, document);
+    });
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    return this.#db.withClient(`delete annotation ${id} of experiment ${experimentId}`, async (client) => {
+      const deleted = await client.query(
+        `DELETE FROM ${this.#s}.annotations WHERE experiment_id = $1 AND id = $2`,
+        [experimentId, id],
+      );
+      return (deleted.rowCount ?? 0) > 0;
     });
   }
 

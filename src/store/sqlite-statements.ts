@@ -89,6 +89,9 @@ export function prepareAnnotations(db: Database.Database) {
        WHERE EXISTS (SELECT 1 FROM records WHERE experiment_id = @experiment_id AND run_id = @run_id)`,
     ),
     list: db.prepare('SELECT id, run_id, document FROM annotations WHERE experiment_id = ? ORDER BY id'),
+    one: db.prepare('SELECT id, run_id, document FROM annotations WHERE experiment_id = ? AND id = ?'),
+    update: db.prepare('UPDATE annotations SET document = ? WHERE experiment_id = ? AND id = ?'),
+    delete: db.prepare('DELETE FROM annotations WHERE experiment_id = ? AND id = ?'),
   };
 }
 

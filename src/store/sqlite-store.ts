@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import { isBusy, retryWhileBusy } from './busy-retry.ts';
 import {
   checkExperiment,
@@ -384,6 +390,30 @@ export class SqliteStore implements ExperimentStore {
           return decodeAnnotation(row.id, experimentId, row.run_id, row.document);
         });
     });
+  }
+
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    return this.#write(`edit annotation ${id} of experiment ${experimentId}`, () =>
+      this.#db
+        .transaction(() => {
+          const raw = this.#notes().one.get(experimentId, id) as
+            | { id?: unknown; run_id?: unknown; document?: unknown }
+            | undefined;
+          if (raw === undefined) throw unknownAnnotation(experimentId, id);
+          const existing = decodeAnnotation(raw.id, experimentId, raw.run_id, raw.document);
+          const document = prepareAnnotationEdit(existing, edit, this.#redact);
+          this.#notes().update.run(document, experimentId, id);
+          return decodeAnnotation(id, experimentId, existing.run_id, document);
+        })
+        .immediate(),
+    );
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    return this.#write(
+      `delete annotation ${id} of experiment ${experimentId}`,
+      () => this.#notes().delete.run(experimentId, id).changes > 0,
+    );
   }
 
   async close(): Promise<void> {

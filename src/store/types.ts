@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../core/agent-output.ts';
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import type { ExperimentDocument } from './documents.ts';
@@ -132,5 +132,13 @@ export interface ExperimentStore {
   addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation>;
   /** The experiment's annotations, oldest first (none for an unknown experiment). */
   listAnnotations(experimentId: string): Promise<Annotation[]>;
+  /**
+   * Replaces the label, note and author of one annotation (checked and scrubbed as when added; its
+   * trial, id and created_at stay, `updated_at` is set) and returns it. `not_found` for an unknown
+   * experiment or annotation id; `invalid_input` for an empty or oversized result.
+   */
+  updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation>;
+  /** Deletes one annotation; whether it existed. */
+  deleteAnnotation(experimentId: string, id: number): Promise<boolean>;
   close(): Promise<void>;
 }
