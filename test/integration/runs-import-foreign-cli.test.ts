@@ -128,6 +128,21 @@ describe('runs import --from harbor (built CLI)', () => {
     expect(shown.stdout).toContain('Imported   harbor test/fixtures/import/harbor/2026-11-30__14-02-11');
     expect(shown.stdout).toContain('1 error (1 infra; infra and environment errors are left out of rates)');
     expect(shown.stdout).toMatch(/success_rate\s+50\.0%.*1 infra error left out/);
+
+    // A trial with no token counts (its environment never came up) has unknown tokens, not 0:
+    // the token means leave it out and say so, as the cost figures do.
+    const noTokens = byTrial.get('node-sum__Qx7')!;
+    expect(noTokens.output.usage.tokens_unknown).toBe(true);
+    const tokensIn = experiment.metrics.find((m) => m.name === 'tokens_in')!;
+    expect(tokensIn.details).toMatchObject({ unknown_tokens: 1 });
+    // node-sum's mean is its one counted trial, not halved by a 0.
+    const known = experiment.records.filter((r) => r.output.usage.tokens_unknown !== true);
+    const perTask = [...new Set(known.map((r) => r.task_id))].map((task) => {
+      const values = known.filter((r) => r.task_id === task).map((r) => r.output.usage.tokens_in);
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    });
+    expect(tokensIn.value).toBeCloseTo(perTask.reduce((a, b) => a + b, 0) / perTask.length, 6);
+    expect(shown.stdout).toMatch(/tokens_in .*1 trial with no token count left out/);
   });
 
   it('refuses to import the same job twice unless --replace', async () => {
