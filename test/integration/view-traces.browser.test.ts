@@ -62,7 +62,9 @@ describeInChromium('viewer traces and annotation edits in Chromium', () => {
     // The small diff: its file, open, agent text shown as text.
     expect(await panel.locator('.workspace-diff td').allTextContents()).toEqual(['changed', 'src/gamma.ts']);
     expect(
-      await panel.locator('.workspace-diff details').evaluate((d) => (d as HTMLDetailsElement).open),
+      await panel
+        .locator('.workspace-diff details')
+        .evaluate((d) => (d as unknown as { open: boolean }).open),
     ).toBe(true);
     expect(await panel.locator('pre.diff').textContent()).toContain(
       "+export const x = '<script>window.__pwned=1</script>';",
@@ -73,7 +75,9 @@ describeInChromium('viewer traces and annotation edits in Chromium', () => {
     await page.click('#trials tr[data-task="gamma"] a[data-trace-src$="/1.json"]');
     await page.waitForSelector('#trace-panel:not([hidden]) h2:has-text("epoch 1")');
     expect(
-      await panel.locator('.workspace-diff details').evaluate((d) => (d as HTMLDetailsElement).open),
+      await panel
+        .locator('.workspace-diff details')
+        .evaluate((d) => (d as unknown as { open: boolean }).open),
     ).toBe(false);
     const shown = (await panel.locator('pre.diff').textContent()) ?? '';
     expect(shown.length).toBeLessThanOrEqual(20_000);
