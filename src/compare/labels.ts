@@ -8,7 +8,7 @@ function versionLabel(version: string): string {
  * Column headings that tell the experiments apart, shortest first: `v0.4.0` when they share a
  * harness name, `name@version` when they do not, the id (8 characters, or whole) otherwise.
  */
-export function experimentLabels(experiments: readonly Experiment[]): string[] {
+export function experimentLabels(experiments: readonly Pick<Experiment, 'id' | 'harness'>[]): string[] {
   const unique = (labels: string[]) => new Set(labels).size === labels.length;
   const names = new Set(experiments.map((e) => e.harness.name));
   const byVersion = experiments.map((e) => versionLabel(e.harness.version));

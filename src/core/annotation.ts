@@ -26,6 +26,8 @@ export const AnnotationInputSchema = z
     path: ['note'],
   });
 export type AnnotationInput = z.input<typeof AnnotationInputSchema>;
+/** A change to a stored annotation: its new label, note and author (its trial stays). */
+export type AnnotationEdit = Omit<AnnotationInput, 'run_id'>;
 
 /** A stored annotation: its number within the experiment (1, 2, … in the order written) and time. */
 export const AnnotationSchema = z.object({
@@ -36,5 +38,7 @@ export const AnnotationSchema = z.object({
   note: z.string(),
   author: z.string(),
   created_at: z.string(),
+  /** When it was last edited (absent: never). */
+  updated_at: z.string().optional(),
 });
 export type Annotation = z.infer<typeof AnnotationSchema>;

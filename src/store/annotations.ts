@@ -1,5 +1,6 @@
 import {
   type Annotation,
+  type AnnotationEdit,
   type AnnotationInput,
   AnnotationInputSchema,
   AnnotationSchema,
@@ -23,6 +24,7 @@ export function prepareAnnotation(
   experimentId: string,
   input: AnnotationInput,
   redact: (text: string) => string,
+  edited?: Annotation,
 ): AnnotationWrite {
   const parsed = AnnotationInputSchema.safeParse(input);
   if (!parsed.success)
@@ -32,16 +34,33 @@ export function prepareAnnotation(
       { data: { experimentId } },
     );
   const { run_id, label, note, author } = parsed.data;
-  const createdAt = new Date().toISOString();
+  const now = new Date().toISOString();
+  const createdAt = edited?.created_at ?? now;
   return {
     runId: run_id,
     createdAt,
     document: encodeDocument(
-      { label, note, author, created_at: createdAt },
+      { label, note, author, created_at: createdAt, ...(edited === undefined ? {} : { updated_at: now }) },
       redact,
       `annotation of run ${run_id} of experiment ${experimentId}`,
     ),
   };
+}
+
+/** The document an edit writes: the stored annotation's trial and time, the new text (checked, scrubbed). */
+export function prepareAnnotationEdit(
+  existing: Annotation,
+  edit: AnnotationEdit,
+  redact: (text: string) => string,
+): string {
+  return prepareAnnotation(existing.experiment_id, { ...edit, run_id: existing.run_id }, redact, existing)
+    .document;
+}
+
+export function unknownAnnotation(experimentId: string, id: number): HarnessEvalError {
+  return new HarnessEvalError('not_found', `no annotation ${id} in experiment ${experimentId}`, {
+    data: { experimentId, annotationId: id },
+  });
 }
 
 export function decodeAnnotation(

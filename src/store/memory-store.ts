@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -15,7 +21,7 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { recordWindow, summarizeRecord } from './record-summary.ts';
+import { finishedAt, recordWindow, summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -40,6 +46,8 @@ interface StoredRecord {
   readonly epoch: number;
   readonly outcome: Outcome;
   readonly taskIndex: number;
+  /** `finishedAt` of the record (what `RecordQuery.finishedAfter` compares). */
+  readonly finishedAt: string | null;
   readonly document: string;
 }
 
@@ -52,7 +60,7 @@ interface StoredExperiment {
   lease?: LeaseHolder;
   /** Keyed by pid, with the order they were recorded in. */
   readonly children: Map<number, { readonly seq: number; readonly child: ChildProcessRecord }>;
-  readonly annotations: { readonly id: number; readonly runId: string; readonly document: string }[];
+  readonly annotations: { readonly id: number; readonly runId: string; document: string }[];
 }
 
 export interface MemoryStoreOptions {
@@ -246,6 +254,24 @@ export class MemoryStore implements ExperimentStore {
     );
   }
 
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    this.#ensureOpen();
+    const row = this.#get(experimentId).annotations.find((a) => a.id === id);
+    if (row === undefined) throw unknownAnnotation(experimentId, id);
+    const existing = decodeAnnotation(row.id, experimentId, row.runId, row.document);
+    row.document = prepareAnnotationEdit(existing, edit, this.#redact);
+    return decodeAnnotation(row.id, experimentId, row.runId, row.document);
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    this.#ensureOpen();
+    const rows = this.#experiments.get(experimentId)?.annotations;
+    const at = rows?.findIndex((a) => a.id === id) ?? -1;
+    if (rows === undefined || at < 0) return false;
+    rows.splice(at, 1);
+    return true;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
   }
@@ -255,7 +281,10 @@ export class MemoryStore implements ExperimentStore {
     const rows = [...stored.records.values()].filter(
       (row) =>
         (query.task === undefined || row.taskId === query.task) &&
-        (query.outcome === undefined || row.outcome === query.outcome),
+        (query.outcome === undefined || row.outcome === query.outcome) &&
+        (query.finishedAfter === undefined ||
+          row.finishedAt === null ||
+          row.finishedAt > query.finishedAfter),
     );
     return rows.sort(
       (a, b) =>
@@ -290,6 +319,7 @@ export class MemoryStore implements ExperimentStore {
       epoch: record.epoch,
       outcome: record.outcome,
       taskIndex: taskIndexOf(stored.taskOrder, record.task_id),
+      finishedAt: finishedAt(record),
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
     };
   }

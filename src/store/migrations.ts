@@ -87,6 +87,13 @@ const MIGRATIONS: readonly Migration[] = [
     version: 5,
     sql: 'ALTER TABLE records ADD COLUMN summary TEXT;',
   },
+  {
+    // When each trial ended (record-summary.ts `finishedAt`), so the live screen asks only for
+    // what finished since it last looked. Rows written before have NULL (always "new"); their
+    // summaries, without a timestamp, are read from the document.
+    version: 6,
+    sql: 'ALTER TABLE records ADD COLUMN finished_at TEXT;',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

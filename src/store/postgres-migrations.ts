@@ -87,6 +87,12 @@ const MIGRATIONS: readonly Migration[] = [
     version: 4,
     sql: (s) => `ALTER TABLE ${s}.records ADD COLUMN summary text;`,
   },
+  {
+    // As SQLite's version 6: when each trial ended, for the live screen's "what is new" reads
+    // (NULL for rows written before: always read as new).
+    version: 5,
+    sql: (s) => `ALTER TABLE ${s}.records ADD COLUMN finished_at text COLLATE "C";`,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -12,30 +12,30 @@ export function postgresStatements(s: string) {
         (id, name, suite_id, harness_name, harness_version, status, outcome, created_at, finished_at, document)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     /** Many records in one statement: one array per column. */
-    insertRecords: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
-      SELECT $1, * FROM unnest($2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[])`,
+    insertRecords: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary, finished_at)
+      SELECT $1, * FROM unnest($2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])`,
     upsertRecord: {
       name: name('upsert-record'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary, finished_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
           task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
-          summary = excluded.summary`,
+          summary = excluded.summary, finished_at = excluded.finished_at`,
     },
     /** Many trials' records at once (group commit), each replacing the record with its run_id. */
     upsertRecords: {
       name: name('upsert-records'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[])
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary, finished_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
         ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
           task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
-          summary = excluded.summary`,
+          summary = excluded.summary, finished_at = excluded.finished_at`,
     },
     /** The queue's commit: the first record of a trial wins, a late duplicate changes nothing. */
     insertRecordOnce: {
       name: name('insert-record-once'),
-      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary, finished_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         ON CONFLICT (experiment_id, task_id, epoch) DO NOTHING`,
     },
     experimentDocument: {
@@ -119,6 +119,10 @@ export function recordsQuery(
   if (query.outcome !== undefined) {
     values.push(query.outcome);
     where.push(`outcome = $${values.length}`);
+  }
+  if (query.finishedAfter !== undefined) {
+    values.push(query.finishedAfter);
+    where.push(`(finished_at IS NULL OR finished_at > $${values.length})`);
   }
   let text = `SELECT ${columns} FROM ${s}.records WHERE ${where.join(' AND ')}`;
   if (ordered) {

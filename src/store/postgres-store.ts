@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import { CommitBatcher } from './commit-batcher.ts';
 import {
   checkExperiment,
@@ -27,7 +33,7 @@ import {
   postgresStatements,
   recordsQuery,
 } from './postgres-sql.ts';
-import { summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
+import { finishedAt, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
@@ -64,8 +70,12 @@ export interface PostgresStoreOptions {
 /** Records written per statement by createExperiment (an import of 10,000 trials: 10 statements). */
 const RECORD_BATCH = 1000;
 
-/** A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document, summary. */
-type RecordRow = [string, number, string, number, string, string, string];
+/**
+ * A record's columns after experiment_id: task_id, epoch, run_id, task_index, outcome, document,
+ * summary, finished_at.
+ */
+type RecordRow = [string, number, string, number, string, string, string, string | null];
+const ROW_COLUMNS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
 
 interface RecordWrite {
   readonly experimentId: string;
@@ -163,7 +173,7 @@ export class PostgresStore implements ExperimentStore {
       for (let start = 0; start < rows.length; start += RECORD_BATCH) {
         const batch = rows.slice(start, start + RECORD_BATCH);
         const column = (i: number) => batch.map((row) => row[i]);
-        await client.query(this.#sql.insertRecords, [checked.id, ...[0, 1, 2, 3, 4, 5, 6].map(column)]);
+        await client.query(this.#sql.insertRecords, [checked.id, ...ROW_COLUMNS.map(column)]);
       }
     });
     this.#taskOrder.set(checked.id, indexes);
@@ -266,7 +276,7 @@ export class PostgresStore implements ExperimentStore {
         throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
       const runId = row.run_id;
       // A row without a valid summary (written before the column) is read whole.
-      const found = summaryOfRow({ run_id: runId, summary: row.summary }, experimentId);
+      const found = summaryOfRow({ run_id: runId, summary: row.summary });
       summaries.push(
         found ?? summarizeRecord(await this.#documentOfRun(experimentId, runId), experimentId, runId),
       );
@@ -411,6 +421,34 @@ export class PostgresStore implements ExperimentStore {
     });
   }
 
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    return this.#db.transaction(`edit annotation ${id} of experiment ${experimentId}`, async (client) => {
+      const found = await client.query<{ id: string; run_id: unknown; document: unknown }>(
+        `SELECT id, run_id, document FROM ${this.#s}.annotations WHERE experiment_id = $1 AND id = $2 FOR UPDATE`,
+        [experimentId, id],
+      );
+      const row = found.rows[0];
+      if (row === undefined) throw unknownAnnotation(experimentId, id);
+      const existing = decodeAnnotation(row.id, experimentId, row.run_id, row.document);
+      const document = prepareAnnotationEdit(existing, edit, this.#redact);
+      await client.query(
+        `UPDATE ${this.#s}.annotations SET document = $3 WHERE experiment_id = $1 AND id = $2`,
+        [experimentId, id, document],
+      );
+      return decodeAnnotation(id, experimentId, existing.run_id, document);
+    });
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    return this.#db.withClient(`delete annotation ${id} of experiment ${experimentId}`, async (client) => {
+      const deleted = await client.query(
+        `DELETE FROM ${this.#s}.annotations WHERE experiment_id = $1 AND id = $2`,
+        [experimentId, id],
+      );
+      return (deleted.rowCount ?? 0) > 0;
+    });
+  }
+
   async settings(): Promise<{ synchronous_commit: string; schema_version: number }> {
     return this.#db.withClient('read the settings', async (client) => {
       const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
@@ -437,7 +475,7 @@ export class PostgresStore implements ExperimentStore {
 
   async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
     const column = (i: number) => writes.map((write) => write.row[i]);
-    const values = [writes.map((write) => write.experimentId), ...[0, 1, 2, 3, 4, 5, 6].map(column)];
+    const values = [writes.map((write) => write.experimentId), ...ROW_COLUMNS.map(column)];
     await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
       await client.query({ ...this.#sql.upsertRecords, values });
     });
@@ -490,6 +528,7 @@ export class PostgresStore implements ExperimentStore {
       record.outcome,
       encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
       summarySource(record),
+      finishedAt(record),
     ];
   }
 

@@ -13,18 +13,33 @@ import type { RecordQuery, RecordSummary } from './types.ts';
  */
 const fields = RunRecordSchema.shape;
 const criterion = CriterionResultSchema.shape;
-const SummarySourceSchema = z.object({
+export const SummarySourceSchema = z.object({
   run_id: fields.run_id,
   task_id: fields.task_id,
-  epoch: fields.epoch.unwrap(),
+  epoch: fields.epoch,
   outcome: fields.outcome,
-  scores: fields.scores.unwrap(),
+  scores: fields.scores,
+  timestamp: fields.timestamp,
   duration_seconds: fields.duration_seconds,
-  cost_usd: fields.cost_usd.unwrap(),
+  cost_usd: fields.cost_usd,
   error_kind: fields.error_kind,
   output: z.object({ error_kind: ErrorKindSchema.optional() }),
-  criteria: z.array(z.object({ status: criterion.status, verification: criterion.verification })),
+  criteria: z.array(z.object({ status: criterion.status, verification: criterion.verification })).default([]),
 });
+
+/**
+ * When the trial ended: its start (`timestamp`) plus its duration, as an ISO time; null when the
+ * start is not a time Date can read (then nothing may be said of its order).
+ */
+export function finishedAt(record: {
+  readonly timestamp: string;
+  readonly duration_seconds: number;
+}): string | null {
+  const start = Date.parse(record.timestamp);
+  if (Number.isNaN(start)) return null;
+  const end = new Date(start + record.duration_seconds * 1000);
+  return Number.isNaN(end.getTime()) ? null : end.toISOString();
+}
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(fields.outcome.options);
 const ERROR_KINDS: ReadonlySet<unknown> = new Set(ErrorKindSchema.options);
@@ -33,7 +48,7 @@ const VERIFICATIONS: ReadonlySet<unknown> = new Set(criterion.verification.optio
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
@@ -43,12 +58,15 @@ const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.is
  */
 export function summaryOf(value: unknown, runId: string): RecordSummary | undefined {
   if (!isObject(value)) return undefined;
-  const { task_id, outcome, duration_seconds, output } = value;
-  const epoch = value['epoch'] ?? 0;
-  const scores = value['scores'] ?? {};
-  const cost = value['cost_usd'] === undefined ? null : value['cost_usd'];
-  const criteria = value['criteria'] ?? [];
+  const { task_id, outcome, timestamp, duration_seconds, output } = value;
+  // Only an absent field takes the schema's default: null is a value, and a wrong one.
+  const orDefault = (key: string, fallback: unknown) => (value[key] === undefined ? fallback : value[key]);
+  const epoch = orDefault('epoch', 0);
+  const scores = orDefault('scores', {});
+  const cost = orDefault('cost_usd', null);
+  const criteria = orDefault('criteria', []);
   if (value['run_id'] !== runId || typeof task_id !== 'string' || !isCount(epoch)) return undefined;
+  if (typeof timestamp !== 'string') return undefined;
   if (!OUTCOMES.has(outcome) || !isAmount(duration_seconds) || (cost !== null && !isAmount(cost)))
     return undefined;
   if (!isObject(scores) || !Object.values(scores).every((v) => isAmount(v) && v <= 1)) return undefined;
@@ -67,6 +85,8 @@ export function summaryOf(value: unknown, runId: string): RecordSummary | undefi
     epoch,
     outcome: outcome as RecordSummary['outcome'],
     scores: scores as Record<string, number>,
+    timestamp,
+    finished_at: finishedAt({ timestamp, duration_seconds }),
     duration_seconds,
     cost_usd: cost,
     ...(kind === undefined ? {} : { error_kind: kind as NonNullable<RecordSummary['error_kind']> }),
@@ -124,6 +144,7 @@ export function summarySource(record: RunRecord): string {
     epoch: record.epoch,
     outcome: record.outcome,
     scores: record.scores,
+    timestamp: record.timestamp,
     duration_seconds: record.duration_seconds,
     cost_usd: record.cost_usd,
     ...(record.error_kind === undefined ? {} : { error_kind: record.error_kind }),
@@ -133,10 +154,10 @@ export function summarySource(record: RunRecord): string {
 }
 
 /** A stored row's summary from its `summary` column; undefined when it has none or no valid one. */
-export function summaryOfRow(
-  row: { readonly run_id: string; readonly summary: string | null },
-  _experimentId: string,
-): RecordSummary | undefined {
+export function summaryOfRow(row: {
+  readonly run_id: string;
+  readonly summary: string | null;
+}): RecordSummary | undefined {
   if (row.summary === null) return undefined;
   try {
     return summaryOf(JSON.parse(row.summary), row.run_id);

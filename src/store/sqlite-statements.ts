@@ -48,14 +48,14 @@ export function prepareStatements(db: Database.Database) {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** A record's write (schema version 4); prepared on first use, so a read-only older file still opens. */
+/** A record's write (schema version 6); prepared on first use, so a read-only older file still opens. */
 export function prepareUpsertRecord(db: Database.Database) {
   return db.prepare(
-    `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document, summary)
-       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document, @summary)
+    `INSERT INTO records (experiment_id, run_id, task_id, epoch, task_index, outcome, document, summary, finished_at)
+       VALUES (@experiment_id, @run_id, @task_id, @epoch, @task_index, @outcome, @document, @summary, @finished_at)
        ON CONFLICT (experiment_id, run_id) DO UPDATE SET task_id = excluded.task_id, epoch = excluded.epoch,
          task_index = excluded.task_index, outcome = excluded.outcome, document = excluded.document,
-         summary = excluded.summary`,
+         summary = excluded.summary, finished_at = excluded.finished_at`,
   );
 }
 
@@ -89,6 +89,9 @@ export function prepareAnnotations(db: Database.Database) {
        WHERE EXISTS (SELECT 1 FROM records WHERE experiment_id = @experiment_id AND run_id = @run_id)`,
     ),
     list: db.prepare('SELECT id, run_id, document FROM annotations WHERE experiment_id = ? ORDER BY id'),
+    one: db.prepare('SELECT id, run_id, document FROM annotations WHERE experiment_id = ? AND id = ?'),
+    update: db.prepare('UPDATE annotations SET document = ? WHERE experiment_id = ? AND id = ?'),
+    delete: db.prepare('DELETE FROM annotations WHERE experiment_id = ? AND id = ?'),
   };
 }
 

@@ -1,8 +1,14 @@
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { decodeAnnotation, prepareAnnotation, unknownRun } from './annotations.ts';
+import {
+  decodeAnnotation,
+  prepareAnnotation,
+  prepareAnnotationEdit,
+  unknownAnnotation,
+  unknownRun,
+} from './annotations.ts';
 import { isBusy, retryWhileBusy } from './busy-retry.ts';
 import {
   checkExperiment,
@@ -17,7 +23,7 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { userVersion } from './migrations.ts';
-import { recordWindow, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
+import { finishedAt, recordWindow, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -214,7 +220,7 @@ export class SqliteStore implements ExperimentStore {
           throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
         const runId = row.run_id;
         return (
-          summaryOfRow({ run_id: runId, summary: row.summary }, experimentId) ??
+          summaryOfRow({ run_id: runId, summary: row.summary }) ??
           summarizeRecord(this.#documentOfRun(experimentId, runId), experimentId, runId)
         );
       }),
@@ -386,6 +392,30 @@ export class SqliteStore implements ExperimentStore {
     });
   }
 
+  async updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation> {
+    return this.#write(`edit annotation ${id} of experiment ${experimentId}`, () =>
+      this.#db
+        .transaction(() => {
+          const raw = this.#notes().one.get(experimentId, id) as
+            | { id?: unknown; run_id?: unknown; document?: unknown }
+            | undefined;
+          if (raw === undefined) throw unknownAnnotation(experimentId, id);
+          const existing = decodeAnnotation(raw.id, experimentId, raw.run_id, raw.document);
+          const document = prepareAnnotationEdit(existing, edit, this.#redact);
+          this.#notes().update.run(document, experimentId, id);
+          return decodeAnnotation(id, experimentId, existing.run_id, document);
+        })
+        .immediate(),
+    );
+  }
+
+  async deleteAnnotation(experimentId: string, id: number): Promise<boolean> {
+    return this.#write(
+      `delete annotation ${id} of experiment ${experimentId}`,
+      () => this.#notes().delete.run(experimentId, id).changes > 0,
+    );
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) {
       this.#db.close();
@@ -452,6 +482,11 @@ export class SqliteStore implements ExperimentStore {
       where.push('outcome = ?');
       params.push(query.outcome);
     }
+    // A file older than schema 6 (opened read-only) knows no finish time: every row is "new".
+    if (query.finishedAfter !== undefined && this.#schemaVersion() >= 6) {
+      where.push('(finished_at IS NULL OR finished_at > ?)');
+      params.push(query.finishedAfter);
+    }
     let sql = `SELECT ${columns} FROM records WHERE ${where.join(' AND ')}`;
     if (ordered) {
       const { offset, limit } = recordWindow(query);
@@ -461,9 +496,9 @@ export class SqliteStore implements ExperimentStore {
     return this.#db.prepare(sql).all(...params);
   }
 
-  /** Rows of run_id and summary; a file older than schema 4 (opened read-only) has documents only. */
+  /** Rows of run_id and summary; a file older than schema 5 (opened read-only) has documents only. */
   #summaryRows(experimentId: string, query: RecordQuery): unknown[] {
-    if (this.#schemaVersion() >= 4) return this.#recordRows(experimentId, query, 'run_id, summary');
+    if (this.#schemaVersion() >= 5) return this.#recordRows(experimentId, query, 'run_id, summary');
     return this.#recordRows(experimentId, query, 'run_id, NULL AS summary');
   }
 
@@ -499,6 +534,7 @@ export class SqliteStore implements ExperimentStore {
       outcome: record.outcome,
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
       summary: summarySource(record),
+      finished_at: finishedAt(record),
     };
   }
 

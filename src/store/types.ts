@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../core/agent-output.ts';
-import type { Annotation, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import type { ExperimentDocument } from './documents.ts';
@@ -37,6 +37,10 @@ export interface RecordSummary {
   readonly epoch: number;
   readonly outcome: Outcome;
   readonly scores: Readonly<Record<string, number>>;
+  /** When the trial started (the record's `timestamp`). */
+  readonly timestamp: string;
+  /** When it ended (`finishedAt`: start + duration); null when the start is not a readable time. */
+  readonly finished_at: string | null;
   readonly duration_seconds: number;
   readonly cost_usd: number | null;
   /** The record's error kind, else its adapter output's (as `recordErrorKind` reads it). */
@@ -49,6 +53,12 @@ export interface RecordSummary {
 export interface RecordQuery {
   readonly task?: string;
   readonly outcome?: Outcome;
+  /**
+   * Only records that finished after this ISO time (`RecordSummary.finished_at`), and those whose
+   * finish time is not known (stored before it was kept, or an unreadable start): what is new
+   * since a reader last looked, never missing one.
+   */
+  readonly finishedAfter?: string;
   /** Records skipped from the start (default 0). */
   readonly offset?: number;
   /** At most this many (default: all). */
@@ -122,5 +132,13 @@ export interface ExperimentStore {
   addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation>;
   /** The experiment's annotations, oldest first (none for an unknown experiment). */
   listAnnotations(experimentId: string): Promise<Annotation[]>;
+  /**
+   * Replaces the label, note and author of one annotation (checked and scrubbed as when added; its
+   * trial, id and created_at stay, `updated_at` is set) and returns it. `not_found` for an unknown
+   * experiment or annotation id; `invalid_input` for an empty or oversized result.
+   */
+  updateAnnotation(experimentId: string, id: number, edit: AnnotationEdit): Promise<Annotation>;
+  /** Deletes one annotation; whether it existed. */
+  deleteAnnotation(experimentId: string, id: number): Promise<boolean>;
   close(): Promise<void>;
 }

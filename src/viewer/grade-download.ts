@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { HarnessEvalError } from '../core/errors.ts';
+import { annotationRows, renderAnnotationExport } from '../reporters/annotations-export.ts';
 import {
   GRADE_EXPORT_FORMATS,
   type GradeExportFormat,
   renderGradeExport,
 } from '../reporters/grades-export.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { experimentById } from './pages/load.ts';
+import { experimentById, experimentDocumentById } from './pages/load.ts';
 
 const TYPES: Record<GradeExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -17,6 +18,26 @@ function isFormat(format: string): format is GradeExportFormat {
   return (GRADE_EXPORT_FORMATS as readonly string[]).includes(format);
 }
 
+function attachment(
+  response: ServerResponse,
+  experimentId: string,
+  what: string,
+  format: GradeExportFormat,
+  text: string,
+): void {
+  response.statusCode = 200;
+  response.setHeader('Content-Type', TYPES[format]);
+  // The id is the store's, but a header must not carry anything a filename cannot.
+  const file = `${experimentId.replace(/[^A-Za-z0-9._-]/g, '_')}-${what}.${format}`;
+  response.setHeader('Content-Disposition', `attachment; filename="${file}"`);
+  response.end(text);
+}
+
+function checkedFormat(format: string): GradeExportFormat {
+  if (!isFormat(format)) throw new HarnessEvalError('usage', `format: expected csv or jsonl, got ${format}`);
+  return format;
+}
+
 /** `/experiments/ID/grades.csv|jsonl`: the file `harnesseval grade export` writes, as a download. */
 export async function downloadGrades(
   response: ServerResponse,
@@ -24,13 +45,23 @@ export async function downloadGrades(
   id: string,
   format: string,
 ): Promise<void> {
-  if (!isFormat(format)) throw new HarnessEvalError('usage', `format: expected csv or jsonl, got ${format}`);
+  const checked = checkedFormat(format);
   const experiment = await experimentById(store, id);
-  const text = renderGradeExport(experiment, format);
-  response.statusCode = 200;
-  response.setHeader('Content-Type', TYPES[format]);
-  // The id is the store's, but a header must not carry anything a filename cannot.
-  const file = `${experiment.id.replace(/[^A-Za-z0-9._-]/g, '_')}-grades.${format}`;
-  response.setHeader('Content-Disposition', `attachment; filename="${file}"`);
-  response.end(text);
+  attachment(response, experiment.id, 'grades', checked, renderGradeExport(experiment, checked));
+}
+
+/** `/experiments/ID/annotations.csv|jsonl`: the file `harnesseval annotations export` writes. */
+export async function downloadAnnotations(
+  response: ServerResponse,
+  store: ExperimentStore,
+  id: string,
+  format: string,
+): Promise<void> {
+  const checked = checkedFormat(format);
+  const document = await experimentDocumentById(store, id);
+  const rows = annotationRows(
+    await store.listAnnotations(document.id),
+    await store.listRecordSummaries(document.id),
+  );
+  attachment(response, document.id, 'annotations', checked, renderAnnotationExport(rows, checked));
 }

@@ -3,7 +3,9 @@ import type { Experiment } from '../core/experiment.ts';
 import { isEnvironmentError, isInfraError } from '../core/overall-score.ts';
 import { formatMetricValue } from '../metrics/format.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
-import type { ExperimentStore } from '../store/types.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
+import type { ExperimentStore, RecordSummary } from '../store/types.ts';
+import { LiveRecords } from './live-records.ts';
 
 /** Trials listed as "latest finished" on the live screen. */
 export const LATEST_SHOWN = 10;
@@ -33,8 +35,18 @@ export interface LatestTrial {
 
 const percent = (value: number | null): string => formatMetricValue(value, 'ratio');
 
+/** An experiment as the live screen reads it: its document and one summary per stored trial. */
+export type LiveExperiment = ExperimentDocument & { readonly records: readonly RecordSummary[] };
+
+/** Latest finish first; a trial whose finish is unknown last. */
+function byFinishDescending(a: RecordSummary, b: RecordSummary): number {
+  const x = a.finished_at ?? '';
+  const y = b.finished_at ?? '';
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
 /** The snapshot of an experiment as stored now. */
-export function liveSnapshot(experiment: Experiment): LiveSnapshot {
+export function liveSnapshot(experiment: LiveExperiment): LiveSnapshot {
   const records = experiment.records;
   const counts = { pass: 0, fail: 0, error: 0, pending: 0 };
   let environment = 0;
@@ -78,7 +90,7 @@ export function liveSnapshot(experiment: Experiment): LiveSnapshot {
         : `${left} not finished yet; at most ${Math.min(left, experiment.settings.concurrency)} of them running now (concurrency ${experiment.settings.concurrency}). The store records a trial when it finishes, not when it starts, so which ones run is not known here.`,
   };
   const latest = [...records]
-    .sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0))
+    .sort(byFinishDescending)
     .slice(0, LATEST_SHOWN)
     .map((r) => ({
       run_id: r.run_id,
@@ -103,7 +115,9 @@ const KEEP_ALIVE_MS = 15_000;
  * Streams an experiment's snapshots as server-sent events: one `progress` event at once, another
  * each time the stored experiment changes, and `end` when the run is over (the client then
  * closes, instead of reconnecting). Polling the store works for SQLite and PostgreSQL alike while
- * another process writes. Resolves when the stream ends or the browser goes away.
+ * another process writes; each poll reads the document and only the summaries of trials that
+ * finished since the last one (see LiveRecords), so a long run costs the same each second.
+ * Resolves when the stream ends or the browser goes away.
  */
 export async function streamLive(response: ServerResponse, options: LiveStreamOptions): Promise<void> {
   response.statusCode = 200;
@@ -116,14 +130,17 @@ export async function streamLive(response: ServerResponse, options: LiveStreamOp
   });
   let last = '';
   let lastWrite = Date.now();
+  const records = new LiveRecords(options.store, options.experimentId);
   response.write('retry: 2000\n\n');
   while (open) {
-    const experiment = await options.store.getExperiment(options.experimentId);
-    if (experiment === undefined) {
+    const document = await options.store.getExperimentDocument(options.experimentId);
+    if (document === undefined) {
       response.write(`event: gone\ndata: ${JSON.stringify({ experiment_id: options.experimentId })}\n\n`);
       break;
     }
-    const snapshot = liveSnapshot(experiment);
+    // Once the run is over, one whole read: the final counts are exact whatever changed late.
+    const finished = document.status !== 'running';
+    const snapshot = liveSnapshot({ ...document, records: await records.read({ whole: finished }) });
     const text = JSON.stringify(snapshot);
     if (text !== last) {
       // JSON.stringify escapes line breaks, so one `data:` line holds the whole event.

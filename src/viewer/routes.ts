@@ -16,9 +16,23 @@ export type Route =
       readonly task: string;
     }
   | { readonly kind: 'timeline'; readonly harness?: string; readonly suite?: string }
+  | {
+      readonly kind: 'trial';
+      readonly id: string;
+      readonly task: string;
+      readonly epoch: number;
+      /** The trace page, or its data for the experiment page's panel. */
+      readonly format: 'html' | 'json';
+    }
   | { readonly kind: 'live'; readonly id: string }
   | { readonly kind: 'events'; readonly id: string }
   | { readonly kind: 'annotate'; readonly id: string }
+  | {
+      readonly kind: 'annotation_edit' | 'annotation_delete';
+      readonly id: string;
+      readonly annotation: number;
+    }
+  | { readonly kind: 'annotations_export'; readonly id: string; readonly format: string }
   | { readonly kind: 'grades'; readonly id: string; readonly format: string }
   | { readonly kind: 'script' }
   | { readonly kind: 'not_found' }
@@ -30,7 +44,38 @@ export const SCRIPT_PATH = '/assets/viewer.js';
 const EXPERIMENT = /^\/experiments\/([^/]+)$/;
 const GRADING = /^\/experiments\/([^/]+)\/grade$/;
 /** The live screen, its event stream, the annotation POST and the grade download. */
-const EXPERIMENT_PART = /^\/experiments\/([^/]+)\/(live|events|annotations|grades\.(?:csv|jsonl))$/;
+const EXPERIMENT_PART =
+  /^\/experiments\/([^/]+)\/(live|events|annotations|(?:grades|annotations)\.(?:csv|jsonl))$/;
+/** One annotation's edit (POST) and delete (POST …/delete). */
+const ANNOTATION = /^\/experiments\/([^/]+)\/annotations\/(\d{1,15})(\/delete)?$/;
+
+function annotationRoute(method: string, url: URL): Route | undefined {
+  const match = ANNOTATION.exec(url.pathname);
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  if (method !== 'POST') return { kind: 'method_not_allowed', allow: 'POST' };
+  const id = decoded(match[1]);
+  if (id === undefined) return { kind: 'not_found' };
+  const kind = match[3] === undefined ? 'annotation_edit' : 'annotation_delete';
+  return { kind, id, annotation: Number(match[2]) };
+}
+/** One trial's trace: /experiments/ID/trials/TASK/EPOCH (and `.json`, its data). */
+const TRIAL = /^\/experiments\/([^/]+)\/trials\/([^/]+)\/(\d{1,9})(\.json)?$/;
+
+function trialRoute(method: string, url: URL): Route | undefined {
+  const match = TRIAL.exec(url.pathname);
+  if (match?.[1] === undefined || match[2] === undefined || match[3] === undefined) return undefined;
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'method_not_allowed', allow: 'GET, HEAD' };
+  const id = decoded(match[1]);
+  const task = decoded(match[2]);
+  if (id === undefined || task === undefined) return { kind: 'not_found' };
+  return {
+    kind: 'trial',
+    id,
+    task,
+    epoch: Number(match[3]),
+    format: match[4] === undefined ? 'html' : 'json',
+  };
+}
 
 function experimentPart(method: string, url: URL): Route | undefined {
   const match = EXPERIMENT_PART.exec(url.pathname);
@@ -42,6 +87,8 @@ function experimentPart(method: string, url: URL): Route | undefined {
     return method === 'POST' ? { kind: 'annotate', id } : { kind: 'method_not_allowed', allow: 'POST' };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'method_not_allowed', allow: 'GET, HEAD' };
   if (part === 'live' || part === 'events') return { kind: part, id };
+  if (part.startsWith('annotations.'))
+    return { kind: 'annotations_export', id, format: part.slice('annotations.'.length) };
   return { kind: 'grades', id, format: part.slice('grades.'.length) };
 }
 
@@ -59,7 +106,7 @@ function nonEmpty(value: string | null): string | undefined {
 
 export function routeFor(method: string, url: URL): Route {
   const path = url.pathname;
-  const part = experimentPart(method, url);
+  const part = experimentPart(method, url) ?? trialRoute(method, url) ?? annotationRoute(method, url);
   if (part !== undefined) return part;
   const grading = GRADING.exec(path);
   if (grading?.[1] !== undefined) {
@@ -104,9 +151,17 @@ export const links = {
   experiment: (id: string, query: Readonly<Record<string, string | undefined>> = {}): string =>
     withQuery(`/experiments/${encodeURIComponent(id)}`, query),
   grading: (id: string): string => `/experiments/${encodeURIComponent(id)}/grade`,
+  /** One trial's trace page; `json` its data (what the experiment page's panel loads). */
+  trial: (id: string, task: string, epoch: number, format: 'html' | 'json' = 'html'): string =>
+    `/experiments/${encodeURIComponent(id)}/trials/${encodeURIComponent(task)}/${epoch}${format === 'json' ? '.json' : ''}`,
   live: (id: string): string => `/experiments/${encodeURIComponent(id)}/live`,
   events: (id: string): string => `/experiments/${encodeURIComponent(id)}/events`,
   annotations: (id: string): string => `/experiments/${encodeURIComponent(id)}/annotations`,
+  /** One annotation's edit; `delete` its deletion. */
+  annotation: (id: string, annotation: number, action: 'edit' | 'delete' = 'edit'): string =>
+    `/experiments/${encodeURIComponent(id)}/annotations/${annotation}${action === 'delete' ? '/delete' : ''}`,
+  annotationsExport: (id: string, format: 'csv' | 'jsonl'): string =>
+    `/experiments/${encodeURIComponent(id)}/annotations.${format}`,
   grades: (id: string, format: 'csv' | 'jsonl'): string =>
     `/experiments/${encodeURIComponent(id)}/grades.${format}`,
   compare: (ids: readonly string[]): string =>

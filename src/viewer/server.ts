@@ -6,9 +6,9 @@ import { copyPluginSet, defaultPlugins } from '../plugins/set.ts';
 import { escapeHtml, renderPage } from '../reporters/html/index.ts';
 import { saveGrades } from '../scoring/grading.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { saveAnnotation } from './annotate.ts';
+import { editAnnotation, removeAnnotation, saveAnnotation } from './annotate.ts';
 import { VIEWER_SCRIPT } from './client-script.ts';
-import { downloadGrades } from './grade-download.ts';
+import { downloadAnnotations, downloadGrades } from './grade-download.ts';
 import { streamLive } from './live.ts';
 import { compareScreen } from './pages/compare.ts';
 import { type ScreenContext, SERVED } from './pages/context.ts';
@@ -19,6 +19,7 @@ import { liveScreen } from './pages/live.ts';
 import { experimentById } from './pages/load.ts';
 import { taskTracesScreen } from './pages/task-traces.ts';
 import { timelineScreen } from './pages/timeline.ts';
+import { loadTrial, trialScreen } from './pages/trial.ts';
 import { links, routeFor } from './routes.ts';
 import {
   cookieValue,
@@ -161,6 +162,14 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
         return send(response, 200, await taskTracesScreen(context, route));
       case 'timeline':
         return send(response, 200, await timelineScreen(context, route.harness, route.suite));
+      case 'trial':
+        if (route.format === 'html') return send(response, 200, await trialScreen(context, route));
+        return send(
+          response,
+          200,
+          JSON.stringify((await loadTrial(context, route)).data),
+          'application/json; charset=utf-8',
+        );
       case 'live':
         return send(response, 200, await liveScreen(context, route.id));
       case 'events':
@@ -171,6 +180,24 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
         });
       case 'grades':
         return downloadGrades(response, options.store, route.id, route.format);
+      case 'annotations_export':
+        return downloadAnnotations(response, options.store, route.id, route.format);
+      case 'annotation_edit':
+      case 'annotation_delete': {
+        const form = await writeForm(request);
+        if (form === undefined) return;
+        const writable = await options.openWritableStore();
+        try {
+          if (route.kind === 'annotation_edit')
+            await editAnnotation(writable, route.id, route.annotation, form);
+          else await removeAnnotation(writable, route.id, route.annotation);
+        } finally {
+          await writable.close();
+        }
+        response.statusCode = 303;
+        response.setHeader('Location', `${links.experiment(route.id)}#annotations`);
+        return void response.end();
+      }
       case 'annotate': {
         const form = await writeForm(request);
         if (form === undefined) return;

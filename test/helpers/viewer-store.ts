@@ -12,6 +12,19 @@ import { ROOT, type RunningCli, startCli, waitFor } from './run-cli.ts';
 export const XSS_LINK = 'javascript:window.__pwned=1';
 export const XSS_OUTPUT = `${XSS_SCRIPT} </script><script>window.__pwned=2</script> ${XSS_IMG} <a href="${XSS_LINK}">x</a>`;
 
+/** gamma #0's change: short and whole (shown open), with agent text that tries to be markup. */
+export const SMALL_DIFF = {
+  files: [{ path: 'src/gamma.ts', status: 'changed' as const }],
+  diff: `--- a/src/gamma.ts\n+++ b/src/gamma.ts\n@@ -1 +1 @@\n-export const x = 1;\n+export const x = '${XSS_SCRIPT}';\n`,
+  omitted_bytes: 0,
+};
+/** gamma #1's change: 30,000 lines, of which the run already left 1,234 bytes out. */
+export const LARGE_DIFF = {
+  files: [{ path: 'big.txt', status: 'added' as const }],
+  diff: `--- /dev/null\n+++ b/big.txt\n${Array.from({ length: 30_000 }, (_, i) => `+line ${i}`).join('\n')}\n`,
+  omitted_bytes: 1234,
+};
+
 export interface ViewerStore {
   readonly path: string;
   /** v1.2.0 and v1.3.0 of demo-harness on demo-suite: beta flips fail → pass. */
@@ -36,8 +49,8 @@ export async function viewerStore(dir: string): Promise<ViewerStore> {
       trial({ task: 'alpha', epoch: 1, outcome: 'pass', score: 0.9 }),
       trial({ task: 'beta', outcome: 'pass', score: 0.8 }),
       trial({ task: 'beta', epoch: 1, outcome: 'pass', score: 0.8 }),
-      trial({ task: 'gamma', outcome: 'pass', score: 0.7 }),
-      trial({ task: 'gamma', epoch: 1, outcome: 'pass', score: 0.7 }),
+      { ...trial({ task: 'gamma', outcome: 'pass', score: 0.7 }), workspace_diff: SMALL_DIFF },
+      { ...trial({ task: 'gamma', epoch: 1, outcome: 'pass', score: 0.7 }), workspace_diff: LARGE_DIFF },
     ],
   });
   await store.createExperiment(baseline);

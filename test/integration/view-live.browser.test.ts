@@ -124,7 +124,8 @@ describeInChromium('viewer live screen and annotations in Chromium', () => {
     await reader.close();
     expect(saved).toMatchObject({ label, note, author: 'Browser Reader' });
     const index = experiment?.records.findIndex((r) => r.run_id === saved?.run_id) ?? -1;
-    await page.click(`button[data-trial="${index}"]`);
+    // The trace loads from its own URL when opened (the page embeds none).
+    await page.locator('#trials a[data-trace-src]').nth(index).click();
     await page.waitForSelector('#trace-panel:not([hidden])');
     expect(await page.textContent('#trace-panel')).toContain(note);
     expect(await page.$('#trace-panel img, #annotations img')).toBeNull();

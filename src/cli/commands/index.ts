@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { register as registerAnnotations } from './annotations.ts';
 import { register as registerCompare } from './compare.ts';
 import { register as registerGrade } from './grade.ts';
 import { register as registerIngestAtif } from './ingest-atif.ts';
@@ -35,6 +36,7 @@ export const commands: readonly { readonly name: string; readonly register: Regi
   { name: 'timeline', register: registerTimeline },
   { name: 'power', register: registerPower },
   { name: 'grade', register: registerGrade },
+  { name: 'annotations', register: registerAnnotations },
   { name: 'worker', register: registerWorker },
   { name: 'ingest-otel', register: registerIngestOtel },
   { name: 'ingest-atif', register: registerIngestAtif },

@@ -2,7 +2,8 @@
  * The page's one script (runs under a CSP nonce). It reads data only from the JSON element and
  * writes text only through text nodes, never innerHTML, so agent text cannot become markup.
  * Generic parts: `table[data-table]` gets sorting on `th[data-sort]` and the filters that name it
- * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial in `#trace-panel`, and
+ * (`data-filter-text`, `data-filter-outcome`); `button[data-trial]` opens a trial of the data in
+ * `#trace-panel`, `a[data-trace-src]` fetches one (JSON from the viewer) into it, and
  * every `[data-trace-of=i]` shows trial i's trace when the page loads.
  */
 export const CLIENT_SCRIPT = `(function () {
@@ -102,6 +103,22 @@ function rowsSection(parts, title, headers, rows) {
   if (rows.length > 0) parts.push(section(title, table(headers, rows)));
 }
 
+/** The workspace diff: the files, then the diff in a <details> (closed when long or cut). */
+function diffView(diff) {
+  var box = el('div', 'workspace-diff', []);
+  if (diff.files.length === 0) {
+    box.appendChild(el('p', 'note', ['No file changed.']));
+    return box;
+  }
+  box.appendChild(table(['status', 'file'], diff.files.map(function (f) { return [f.status, f.path]; })));
+  var summary = el('summary', null, ['Diff (' + diff.lines + ' lines' + (diff.omitted_bytes > 0 ? ', cut' : '') + ')']);
+  var details = el('details', null, [summary, el('pre', 'diff', [diff.text])]);
+  details.open = diff.open;
+  box.appendChild(details);
+  if (diff.omitted_bytes > 0) box.appendChild(el('p', 'note', ['(' + diff.omitted_bytes + ' more bytes of the diff not shown)']));
+  return box;
+}
+
 function renderTrial(trial) {
   var parts = [
     el('h2', null, ['Trace: ' + trial.task_id + ' (epoch ' + trial.epoch + ') ', el('span', 'badge ' + trial.outcome, [trial.outcome])]),
@@ -114,6 +131,7 @@ function renderTrial(trial) {
   compared.push(section('Output', pre(trial.output.text, trial.output.omitted)));
   parts.push(el('div', 'side-by-side', compared));
   if (trial.error) parts.push(section('Error', pre(trial.error, 0)));
+  if (trial.workspace_diff) parts.push(section('Changes against the starter', diffView(trial.workspace_diff)));
   rowsSection(parts, 'Annotations', ['label', 'note', 'by', 'when'], (trial.annotations || []).map(function (a) {
     return [a.label, a.note, a.author, a.created_at.slice(0, 19).replace('T', ' ')];
   }));
@@ -179,20 +197,40 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-trace-of]'), funct
 });
 
 var panel = document.getElementById('trace-panel');
+function showInPanel(opener, trial) {
+  while (panel.firstChild) panel.removeChild(panel.firstChild);
+  var close = el('button', 'trace', ['close']);
+  close.addEventListener('click', function () { panel.hidden = true; opener.focus(); });
+  panel.appendChild(close);
+  if (typeof trial === 'string') panel.appendChild(el('p', 'fail', [trial]));
+  else renderTrial(trial).forEach(function (node) { panel.appendChild(node); });
+  panel.hidden = false;
+  panel.scrollIntoView({ block: 'start' });
+}
 document.addEventListener('click', function (event) {
   var target = event.target;
   var button = target && target.closest ? target.closest('button[data-trial]') : null;
   if (button && panel && data && data.trials) {
     var trial = data.trials[Number(button.getAttribute('data-trial'))];
     if (!trial) return;
-    while (panel.firstChild) panel.removeChild(panel.firstChild);
-    var close = el('button', 'trace', ['close']);
-    close.addEventListener('click', function () { panel.hidden = true; button.focus(); });
-    panel.appendChild(close);
-    renderTrial(trial).forEach(function (node) { panel.appendChild(node); });
     panel.setAttribute('data-trial', String(button.getAttribute('data-trial')));
-    panel.hidden = false;
-    panel.scrollIntoView({ block: 'start' });
+    showInPanel(button, trial);
+    return;
   }
+  // A served page loads a trace when it is opened; a modified click opens its page instead.
+  var link = target && target.closest ? target.closest('a[data-trace-src]') : null;
+  if (!link || !panel || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  var src = link.getAttribute('data-trace-src');
+  panel.setAttribute('data-trial', src);
+  panel.setAttribute('aria-busy', 'true');
+  fetch(src, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+    .then(function (response) {
+      if (!response.ok) throw new Error('the viewer answered ' + response.status);
+      return response.json();
+    })
+    .then(function (trial) { if (panel.getAttribute('data-trial') === src) showInPanel(link, trial); })
+    .catch(function (error) { showInPanel(link, 'Could not load this trace: ' + error.message); })
+    .then(function () { panel.removeAttribute('aria-busy'); });
 });
 })();`;

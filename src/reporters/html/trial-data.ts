@@ -3,6 +3,7 @@ import type { Annotation } from '../../core/annotation.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import { type Truncated, truncateText } from './escape.ts';
 import { annotationData } from './sections/annotations.ts';
+import { trialDiff } from './trial-diff.ts';
 
 /** Agent output kept per trial; the rest is cut with a note so one runaway output cannot bloat the page. */
 export const OUTPUT_LIMIT = 20_000;
@@ -83,6 +84,8 @@ export function trialData(record: RunRecord, annotations: readonly Annotation[] 
     input: record.input === undefined ? null : truncateText(json(record.input), TEXT_LIMIT),
     expected: record.expected === undefined ? null : truncateText(json(record.expected), TEXT_LIMIT),
     error: error === undefined ? null : short(error),
+    // What the harness changed against the task's starter codebase (as graders see it).
+    workspace_diff: record.workspace_diff === undefined ? null : trialDiff(record.workspace_diff),
     evaluations: record.evaluations.map((e) => ({
       evaluator: e.evaluator,
       score: e.score,

@@ -1,11 +1,9 @@
 import { OutcomeSchema } from '../../core/run-record.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../../reporters/flaky-view.ts';
 import { escapeHtml, metricCardsSection, renderPage } from '../../reporters/html/index.ts';
-import { annotationsByRun } from '../../reporters/html/sections/annotations.ts';
 import { experimentChartsSection } from '../../reporters/html/sections/experiment-charts.ts';
 import { summarySection } from '../../reporters/html/sections/summary.ts';
 import { taskTableSection } from '../../reporters/html/sections/task-table.ts';
-import { trialData } from '../../reporters/html/trial-data.ts';
 import type { ExperimentDocument } from '../../store/documents.ts';
 import type { RecordQuery, RecordSummary } from '../../store/types.ts';
 import { links } from '../routes.ts';
@@ -14,7 +12,7 @@ import { type ScreenContext, SERVED } from './context.ts';
 import { experimentDocumentById } from './load.ts';
 import { pageOf, pager } from './paging.ts';
 
-/** Trials per page: the table and the traces embedded for them stay small at 10,000 trials. */
+/** Trials per page: the table stays small at 10,000 trials (traces load when opened). */
 export const TRIALS_PER_PAGE = 100;
 
 /** Outcomes, and the rubric/human criteria still waiting, so no figure reads as final while some are. */
@@ -71,7 +69,6 @@ export async function experimentScreen(
   const experiment = { ...document, records: await context.store.listRecordSummaries(document.id) };
   const flaky = reportFlaky(experiment);
   const annotations = await context.store.listAnnotations(document.id);
-  const byRun = annotationsByRun(annotations);
   const filter = filterOf(query);
   const page = pageOf(selected(experiment.records, filter), query, TRIALS_PER_PAGE);
   const shown =
@@ -111,7 +108,10 @@ export async function experimentScreen(
         title: 'Trials',
         html:
           scope +
-          taskTableSection(shown, new Set(flaky.map((t) => t.task_id))) +
+          taskTableSection(shown, new Set(flaky.map((t) => t.task_id)), (r) => ({
+            page: links.trial(experiment.id, r.task_id, r.epoch),
+            data: links.trial(experiment.id, r.task_id, r.epoch, 'json'),
+          })) +
           pager(page, query, links.experiment(experiment.id)) +
           `<p><a href="${escapeHtml(links.timeline(harness.name, experiment.suite.id))}">Timeline of ${escapeHtml(harness.name)} on ${escapeHtml(experiment.suite.id)}</a></p>`,
       },
@@ -127,7 +127,7 @@ export async function experimentScreen(
     data: {
       kind: 'experiment',
       experiment_id: experiment.id,
-      trials: shown.map((r) => trialData(r, byRun.get(r.run_id))),
+      // No trace is embedded: each loads from its own URL when opened (`open` opens one at once).
       open: Number.isInteger(open) && open >= 0 && open < shown.length ? open : null,
     },
     served: SERVED,

@@ -2,7 +2,7 @@ import { escapeHtml, renderPage } from '../../reporters/html/index.ts';
 import { type LiveSnapshot, liveSnapshot } from '../live.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
-import { experimentById } from './load.ts';
+import { experimentDocumentById } from './load.ts';
 
 /** A text the script replaces on each update (server-rendered first, so the page reads without it). */
 function live(snapshot: LiveSnapshot, name: string): string {
@@ -23,7 +23,8 @@ function latestList(snapshot: LiveSnapshot): string {
  * a reload shows the same.
  */
 export async function liveScreen(context: ScreenContext, id: string): Promise<string> {
-  const experiment = await experimentById(context.store, id);
+  const document = await experimentDocumentById(context.store, id);
+  const experiment = { ...document, records: await context.store.listRecordSummaries(document.id) };
   const snapshot = liveSnapshot(experiment);
   const max = snapshot.total ?? Math.max(snapshot.done, 1);
   const progress =

@@ -1,10 +1,11 @@
 import { experimentLabels } from '../../compare/labels.ts';
-import type { Experiment } from '../../core/experiment.ts';
+import type { RunRecord } from '../../core/run-record.ts';
 import { escapeHtml, renderPage } from '../../reporters/html/index.ts';
 import { trialData } from '../../reporters/html/trial-data.ts';
+import type { ExperimentDocument } from '../../store/documents.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
-import { experimentById } from './load.ts';
+import { experimentDocumentById } from './load.ts';
 
 export interface TaskTracesRequest {
   readonly baseline: string;
@@ -13,8 +14,13 @@ export interface TaskTracesRequest {
 }
 
 /** One column: the experiment's trials of the task, each trace laid out by the page script. */
-function column(experiment: Experiment, label: string, role: string, task: string, first: number): string {
-  const records = experiment.records.filter((r) => r.task_id === task).sort((a, b) => a.epoch - b.epoch);
+function column(
+  experiment: ExperimentDocument,
+  records: readonly RunRecord[],
+  names: { readonly label: string; readonly role: string; readonly task: string },
+  first: number,
+): string {
+  const { label, role, task } = names;
   const traces =
     records.length === 0
       ? `<p class="none">${escapeHtml(`${label} has no trial of ${task}.`)}</p>`
@@ -28,14 +34,15 @@ function column(experiment: Experiment, label: string, role: string, task: strin
 
 /** A task's traces in the baseline and in a candidate, side by side (`/compare/task?a=…&b=…&task=…`). */
 export async function taskTracesScreen(context: ScreenContext, request: TaskTracesRequest): Promise<string> {
-  const baseline = await experimentById(context.store, request.baseline);
-  const candidate = await experimentById(context.store, request.candidate);
+  const baseline = await experimentDocumentById(context.store, request.baseline);
+  const candidate = await experimentDocumentById(context.store, request.candidate);
   const [a = baseline.id, b = candidate.id] = experimentLabels([baseline, candidate]);
   const { task } = request;
-  const trialsOf = (e: Experiment) =>
-    e.records.filter((r) => r.task_id === task).sort((x, y) => x.epoch - y.epoch);
-  const left = trialsOf(baseline);
-  const right = trialsOf(candidate);
+  // Only this task's records of each: the paged read, not two whole experiments.
+  const trialsOf = async (e: ExperimentDocument) =>
+    (await context.store.listRecords(e.id, { task })).sort((x, y) => x.epoch - y.epoch);
+  const left = await trialsOf(baseline);
+  const right = await trialsOf(candidate);
   return renderPage({
     title: `Task ${task}: ${b} vs ${a}`,
     subtitle: `The traces of one task in two experiments, side by side`,
@@ -45,7 +52,7 @@ export async function taskTracesScreen(context: ScreenContext, request: TaskTrac
         title: 'Traces',
         html:
           `<p><a href="${escapeHtml(links.compare([baseline.id, candidate.id]))}">Back to the comparison of ${escapeHtml(b)} with ${escapeHtml(a)}</a></p>` +
-          `<div class="traces-side">${column(baseline, a, 'baseline', task, 0)}${column(candidate, b, 'candidate', task, left.length)}</div>`,
+          `<div class="traces-side">${column(baseline, left, { label: a, role: 'baseline', task }, 0)}${column(candidate, right, { label: b, role: 'candidate', task }, left.length)}</div>`,
       },
     ],
     data: { kind: 'task_traces', trials: [...left, ...right].map((r) => trialData(r)) },

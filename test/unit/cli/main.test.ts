@@ -26,6 +26,7 @@ const ALL = [
   'timeline',
   'power',
   'grade',
+  'annotations',
   'worker',
   'ingest-otel',
   'ingest-atif',

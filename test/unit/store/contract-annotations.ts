@@ -89,6 +89,58 @@ export function describeAnnotationContract(
       expect(await store.listAnnotations('exp-0001')).toEqual([]);
     });
 
+    it('edits an annotation in place (same id, trial and time; updated_at set) and deletes one', async () => {
+      const secret = 'sk-live-annotation-edit-0123456789';
+      const store = await withTrials({ env: { SERVICE_API_KEY: secret } });
+      const first = await store.addAnnotation('exp-0001', {
+        run_id: 'bravo#0',
+        label: 'flaky',
+        author: 'Ada',
+      });
+      const second = await store.addAnnotation('exp-0001', { run_id: 'alpha#0', note: 'fine', author: 'Bo' });
+      expect(first.updated_at).toBeUndefined();
+      const edited = await store.updateAnnotation('exp-0001', first.id, {
+        label: 'real-bug',
+        note: `  see ${secret}  `,
+        author: 'Cy',
+      });
+      expect(edited).toMatchObject({
+        id: first.id,
+        run_id: 'bravo#0',
+        label: 'real-bug',
+        note: 'see [REDACTED:SERVICE_API_KEY]',
+        author: 'Cy',
+        created_at: first.created_at,
+      });
+      expect(Number.isNaN(Date.parse(edited.updated_at ?? ''))).toBe(false);
+      expect(await store.listAnnotations('exp-0001')).toEqual([edited, second]);
+      // An edit that leaves nothing, or names no author, is refused and changes nothing.
+      for (const bad of [
+        { label: '', note: ' ', author: 'Cy' },
+        { label: 'x', author: '' },
+      ]) {
+        const error = await rejection(store.updateAnnotation('exp-0001', first.id, bad));
+        expect(error.code).toBe('invalid_input');
+      }
+      expect((await store.updateAnnotation('exp-0001', second.id, { note: 'ok', author: 'Bo' })).note).toBe(
+        'ok',
+      );
+      for (const [experiment, id] of [
+        ['exp-0001', 9999],
+        ['ghost', first.id],
+      ] as const) {
+        const error = await rejection(store.updateAnnotation(experiment, id, { label: 'x', author: 'Ada' }));
+        expect(error.code).toBe('not_found');
+      }
+      expect(await store.deleteAnnotation('exp-0001', first.id)).toBe(true);
+      expect(await store.deleteAnnotation('exp-0001', first.id)).toBe(false);
+      expect(await store.deleteAnnotation('ghost', second.id)).toBe(false);
+      expect((await store.listAnnotations('exp-0001')).map((a) => a.id)).toEqual([second.id]);
+      // Ids are not reused: the next one is still later than every earlier one.
+      const third = await store.addAnnotation('exp-0001', { run_id: 'alpha#0', label: 'new', author: 'Ada' });
+      expect(third.id).toBeGreaterThan(second.id);
+    });
+
     it('never stores a secret-looking environment value written in a note', async () => {
       const secret = 'sk-live-annotation-0123456789';
       const store = await withTrials({ env: { SERVICE_API_KEY: secret } });

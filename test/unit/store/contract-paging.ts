@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Experiment } from '../../../src/core/experiment.ts';
 import type { Outcome, RunRecord } from '../../../src/core/run-record.ts';
+import { finishedAt } from '../../../src/store/record-summary.ts';
 import type { ExperimentStore, RecordQuery, RecordSummary } from '../../../src/store/types.ts';
 import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
 
@@ -13,6 +14,8 @@ function expectedSummary(r: RunRecord): RecordSummary {
     epoch: r.epoch,
     outcome: r.outcome,
     scores: r.scores,
+    timestamp: r.timestamp,
+    finished_at: finishedAt(r),
     duration_seconds: r.duration_seconds,
     cost_usd: r.cost_usd,
     ...(errorKind === undefined ? {} : { error_kind: errorKind }),
@@ -42,6 +45,9 @@ function seededExperiment(): Experiment {
           epoch,
           outcome,
           duration_seconds: n * 0.125,
+          // Started in reverse order of their end: only the end says what is new. One start is
+          // not a time at all (its end is unknown: every "what is new" read includes it).
+          timestamp: n === 7 ? 'not a time' : new Date(Date.UTC(2026, 0, 1, 0, 0, 60 - n)).toISOString(),
           cost_usd: n % 3 === 0 ? null : n / 1000,
           scores: n % 5 === 0 ? {} : { overall: (n % 7) / 7, functional: 0.5 },
           ...(outcome === 'error' && n % 2 === 0 ? { error_kind: 'environment' as const } : {}),
@@ -117,12 +123,18 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         { task: 'missing' },
         ...OUTCOMES.map((outcome) => ({ outcome })),
         { task: 't-b', outcome: 'pass' as const, limit: 1 },
+        { finishedAfter: '2026-01-01T00:00:45.000Z' },
+        { finishedAfter: '2026-01-01T00:00:45.000Z', outcome: 'fail' as const, offset: 1, limit: 2 },
+        { finishedAfter: '2100-01-01T00:00:00.000Z' },
       ];
       for (const query of queries) {
         const chosen = full.records.filter(
           (r) =>
             (query.task === undefined || r.task_id === query.task) &&
-            (query.outcome === undefined || r.outcome === query.outcome),
+            (query.outcome === undefined || r.outcome === query.outcome) &&
+            (query.finishedAfter === undefined ||
+              finishedAt(r) === null ||
+              (finishedAt(r) ?? '') > query.finishedAfter),
         );
         const offset = query.offset ?? 0;
         const window = chosen.slice(offset, query.limit === undefined ? undefined : offset + query.limit);

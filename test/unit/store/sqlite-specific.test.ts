@@ -79,7 +79,9 @@ describe('opening a SQLite store', () => {
     await first.createExperiment(makeExperiment({ records: [makeRecord()] }));
     await first.close();
     const raw = openSqliteDatabase(path);
-    raw.exec('DROP TABLE annotations; ALTER TABLE records DROP COLUMN summary;');
+    raw.exec(
+      'DROP TABLE annotations; ALTER TABLE records DROP COLUMN finished_at; ALTER TABLE records DROP COLUMN summary;',
+    );
     raw.pragma('user_version = 3');
     raw.close();
     const reader = new SqliteStore(path, { readonly: true });
@@ -88,6 +90,49 @@ describe('opening a SQLite store', () => {
     await writer.addAnnotation('exp-0001', { run_id: 'alpha#0', label: 'seen', author: 'Ada' });
     await writer.close();
     expect((await reader.listAnnotations('exp-0001')).map((a) => a.label)).toEqual(['seen']);
+    await reader.close();
+  });
+
+  it('reads a version-5 file (summaries without a time, no finish column) and migrates it when opened for writing', async () => {
+    const path = fresh();
+    const first = new SqliteStore(path);
+    await first.createExperiment(
+      makeExperiment({ records: [makeRecord(), makeRecord({ task_id: 'bravo', duration_seconds: 90 })] }),
+    );
+    await first.close();
+    // Put the file back as version 5 wrote it: the summary held no timestamp, no finish column.
+    const raw = openSqliteDatabase(path);
+    raw.exec(
+      "ALTER TABLE records DROP COLUMN finished_at; UPDATE records SET summary = json_remove(summary, '$.timestamp');",
+    );
+    raw.pragma('user_version = 5');
+    raw.close();
+    const reader = new SqliteStore(path, { readonly: true });
+    const old = await reader.listRecordSummaries('exp-0001');
+    // Read from the documents: the same times as a new row's.
+    expect(old.map((s) => [s.task_id, s.timestamp, s.finished_at])).toEqual([
+      ['alpha', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.250Z'],
+      ['bravo', '2026-01-01T00:00:00.000Z', '2026-01-01T00:01:30.000Z'],
+    ]);
+    // Without the column no finish time is known to the store: every row reads as new.
+    expect(await reader.countRecords('exp-0001', { finishedAfter: '2030-01-01T00:00:00.000Z' })).toBe(2);
+    const writer = new SqliteStore(path);
+    expect(writer.settings().schema_version).toBe(SCHEMA_VERSION);
+    await writer.appendRecord('exp-0001', makeRecord({ task_id: 'charlie', duration_seconds: 3600 }));
+    await writer.close();
+    const after = new SqliteStore(path, { readonly: true });
+    // The old rows have no finish time (always new); the new one is compared.
+    expect(
+      (await after.listRecordSummaries('exp-0001', { finishedAfter: '2026-01-01T00:30:00.000Z' })).map(
+        (s) => s.task_id,
+      ),
+    ).toEqual(['alpha', 'bravo', 'charlie']);
+    expect(
+      (await after.listRecordSummaries('exp-0001', { finishedAfter: '2026-01-01T02:00:00.000Z' })).map(
+        (s) => s.task_id,
+      ),
+    ).toEqual(['alpha', 'bravo']);
+    await after.close();
     await reader.close();
   });
 
@@ -102,7 +147,7 @@ describe('opening a SQLite store', () => {
     const raw = openSqliteDatabase(path);
     raw.exec('CREATE INDEX records_in_file_order ON records (experiment_id, task_index, task_id, epoch)');
     raw.exec(
-      'DROP TABLE leases; DROP TABLE child_processes; DROP TABLE annotations; ALTER TABLE records DROP COLUMN summary;',
+      'DROP TABLE leases; DROP TABLE child_processes; DROP TABLE annotations; ALTER TABLE records DROP COLUMN finished_at; ALTER TABLE records DROP COLUMN summary;',
     );
     raw.pragma('user_version = 1');
     raw.close();

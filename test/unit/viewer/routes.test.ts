@@ -15,6 +15,41 @@ describe('routeFor', () => {
     expect(routeFor('HEAD', at(SCRIPT_PATH))).toEqual({ kind: 'script' });
   });
 
+  it('maps a trial trace, its data, the annotation edit and delete, and the annotation downloads', () => {
+    expect(routeFor('GET', at(links.trial('e/1', 'task a/b', 3)))).toEqual({
+      kind: 'trial',
+      id: 'e/1',
+      task: 'task a/b',
+      epoch: 3,
+      format: 'html',
+    });
+    expect(routeFor('GET', at(links.trial('e1', 't', 0, 'json')))).toMatchObject({
+      format: 'json',
+      epoch: 0,
+    });
+    expect(routeFor('POST', at(links.trial('e1', 't', 0))).kind).toBe('method_not_allowed');
+    expect(routeFor('GET', at('/experiments/e1/trials/t/x')).kind).toBe('not_found');
+    expect(routeFor('POST', at(links.annotation('e1', 7)))).toEqual({
+      kind: 'annotation_edit',
+      id: 'e1',
+      annotation: 7,
+    });
+    expect(routeFor('POST', at(links.annotation('e1', 7, 'delete')))).toEqual({
+      kind: 'annotation_delete',
+      id: 'e1',
+      annotation: 7,
+    });
+    expect(routeFor('GET', at(links.annotation('e1', 7, 'delete')))).toEqual({
+      kind: 'method_not_allowed',
+      allow: 'POST',
+    });
+    expect(routeFor('GET', at(links.annotationsExport('e1', 'jsonl')))).toEqual({
+      kind: 'annotations_export',
+      id: 'e1',
+      format: 'jsonl',
+    });
+  });
+
   it('maps the live screen, its stream, the annotation POST and the grade downloads', () => {
     expect(routeFor('GET', at('/experiments/e%2F1/live'))).toEqual({ kind: 'live', id: 'e/1' });
     expect(routeFor('GET', at(links.events('e 1')))).toEqual({ kind: 'events', id: 'e 1' });

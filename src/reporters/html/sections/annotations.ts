@@ -12,6 +12,8 @@ export function annotationsByRun(annotations: readonly Annotation[]): Map<string
   return byRun;
 }
 
+const shownTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
+
 /** What the trace view shows of one annotation (text only; the script writes it as text). */
 export function annotationData(a: Annotation) {
   return { label: a.label, note: a.note, author: a.author, created_at: a.created_at };
@@ -33,7 +35,7 @@ export function annotationsSection(
         `<tr data-annotation="${a.id}"><td>${escapeHtml(trials.get(a.run_id) ?? a.run_id)}</td>` +
         `<td>${a.label === '' ? '' : `<span class="badge">${escapeHtml(a.label)}</span>`}</td>` +
         `<td style="white-space:pre-wrap">${escapeHtml(a.note)}</td><td>${escapeHtml(a.author)}</td>` +
-        `<td>${escapeHtml(a.created_at.slice(0, 19).replace('T', ' '))}</td></tr>`,
+        `<td>${escapeHtml(shownTime(a.created_at))}${a.updated_at === undefined ? '' : ` (edited ${escapeHtml(shownTime(a.updated_at))})`}</td></tr>`,
     )
     .join('');
   return (

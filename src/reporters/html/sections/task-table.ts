@@ -36,7 +36,26 @@ function agentLatencyText(record: RunRecord): string {
   return seconds === null ? 'n/a' : formatSeconds(seconds);
 }
 
-function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): string {
+/** Where a served page loads a trial's trace from: its own page, and the data the panel shows. */
+export interface TraceLink {
+  readonly page: string;
+  readonly data: string;
+}
+
+/** The task cell's opener: a button over the page's embedded data, or a link the script loads. */
+function opener(record: RunRecord, index: number, link: TraceLink | undefined): string {
+  const task = escapeHtml(record.task_id);
+  if (link === undefined)
+    return `<button type="button" class="trace" data-trial="${index}" title="show the trace">${task}</button>`;
+  return `<a class="trace" href="${escapeHtml(link.page)}" data-trace-src="${escapeHtml(link.data)}" title="show the trace">${task}</a>`;
+}
+
+function row(
+  record: RunRecord,
+  index: number,
+  flaky: ReadonlySet<string>,
+  link: TraceLink | undefined,
+): string {
   const score = record.scores['overall'] ?? null;
   const failure = truncateText(firstFailure(record), EXPLANATION_LIMIT);
   const explanation = failure.text + (failure.omitted > 0 ? ' …' : '');
@@ -46,7 +65,7 @@ function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): stri
     `<tr data-outcome="${record.outcome}" data-search="${escapeHtml(search)}" data-task="${escapeHtml(record.task_id)}">` +
     cell(
       record.task_id,
-      `<button type="button" class="trace" data-trial="${index}" title="show the trace">${escapeHtml(record.task_id)}</button>` +
+      opener(record, index, link) +
         (flaky.has(record.task_id)
           ? ' <span class="badge flaky" title="the verdict differs between attempts">flaky</span>'
           : ''),
@@ -62,10 +81,15 @@ function row(record: RunRecord, index: number, flaky: ReadonlySet<string>): stri
   );
 }
 
-/** The per-trial table; the client script adds the filters' behaviour and sorting on header click. */
+/**
+ * The per-trial table; the client script adds the filters' behaviour and sorting on header click.
+ * A file report embeds every trace in its data; a served page gives `traceLink`, so each trace
+ * is loaded when it is opened.
+ */
 export function taskTableSection(
   records: readonly RunRecord[],
   flaky: ReadonlySet<string> = new Set(),
+  traceLink?: (record: RunRecord) => TraceLink,
 ): string {
   if (records.length === 0) return '<p class="none">No trials were recorded.</p>';
   const head = COLUMNS.map(
@@ -79,7 +103,7 @@ export function taskTableSection(
     '<option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option>' +
     '<option value="pending">pending</option></select>' +
     `<span class="count" data-filter-count="${TABLE_ID}">${records.length} trials</span></div>`;
-  const rows = records.map((r, i) => row(r, i, flaky)).join('\n');
+  const rows = records.map((r, i) => row(r, i, flaky, traceLink?.(r))).join('\n');
   return (
     `${filters}<table id="${TABLE_ID}" data-table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>` +
     '<noscript><p class="note">Turn on JavaScript to filter, sort and open traces.</p></noscript>' +
