@@ -126,6 +126,10 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
       };
       const first = await options.store.appendRecordOnce(experimentId, counted);
+      // Stored already by a take of this job whose worker died before completing it: the record
+      // stays the first one, and counts this attempt too.
+      if (!first && job.retryCount > 0)
+        await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
       // The record is committed before the job completes: a kill in between only repeats the trial.
       await options.queue.complete(job.id);
       stored += first ? 1 : 0;
