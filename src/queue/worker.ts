@@ -8,7 +8,7 @@ import { TrialDeadlines } from '../runner/deadline.ts';
 import { trialKey } from '../runner/plan.ts';
 import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
-import { finishIfComplete } from './finish.ts';
+import { finishIfComplete, plannedTrials } from './finish.ts';
 import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { type QueueStore, TrialJobSchema } from './trial-job.ts';
@@ -134,7 +134,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       await options.queue.complete(job.id);
       stored += first ? 1 : 0;
       emit({ type: 'trial_stored', experimentId, record: counted, first });
-      if (await finishIfComplete(options.store, queued.suite, experimentId))
+      const planned = plannedTrials(queued.experiment);
+      if (await finishIfComplete(options.store, queued.suite, experimentId, { planned }))
         emit({ type: 'experiment_finished', experimentId });
     } catch (error) {
       // A refusal (this checkout has another version of the suite) leaves the job to other workers.
