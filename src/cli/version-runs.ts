@@ -27,8 +27,9 @@ export async function sameVersionRuns(
       const runs: FlakinessRun[] = [];
       for (const s of summaries) {
         if (s.harness_version !== e.harness.version || s.id === e.id) continue;
-        const run = await store.getExperiment(s.id);
-        if (run) runs.push({ id: run.id, records: run.records });
+        // The task and outcome of each trial are all flakiness reads: summaries, not whole records
+        // (a store of many 10,000-trial runs of one version made `compare` read them all).
+        runs.push({ id: s.id, records: await store.listRecordSummaries(s.id) });
       }
       found.push(runs);
     }

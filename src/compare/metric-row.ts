@@ -34,9 +34,13 @@ export function resultFor(
   return calculated(experiment, metric);
 }
 
-function calculated(experiment: Experiment, metric: MetricV1): MetricResult | undefined {
+function calculated(
+  experiment: Experiment,
+  metric: MetricV1,
+  options: { readonly valueOnly?: boolean } = {},
+): MetricResult | undefined {
   try {
-    return metric.calculate(metricInput(experiment));
+    return metric.calculate({ ...metricInput(experiment), ...options });
   } catch {
     return undefined;
   }
@@ -95,8 +99,8 @@ export function rawDelta(options: {
   const a = perTaskValues(metric, scope.sharedBaseline);
   const b = perTaskValues(metric, scope.sharedCandidate);
   if (a === undefined || b === undefined || a.size === 0 || b.size === 0) {
-    const base = calculated(scope.sharedBaseline, metric)?.value ?? null;
-    const value = calculated(scope.sharedCandidate, metric)?.value ?? null;
+    const base = calculated(scope.sharedBaseline, metric, { valueOnly: true })?.value ?? null;
+    const value = calculated(scope.sharedCandidate, metric, { valueOnly: true })?.value ?? null;
     return {
       baseline_value: base,
       value,

@@ -1,6 +1,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import type { FieldPath, Locate, Position } from './issues.ts';
+import { parseJsonSource } from './json-source.ts';
 
 /** A parsed YAML (or JSON) document that can say where each field is written. */
 export interface YamlSource {
@@ -14,8 +15,12 @@ export interface YamlSource {
 const MAX_ALIAS_COUNT = 100;
 
 export function parseYamlSource(file: string, text: string): YamlSource {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  // Plain JSON (most generated suites) skips the YAML parser; the same value and positions.
+  const json = parseJsonSource(body);
+  if (json !== undefined) return { ...json, diagnostics: [] };
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, {
+  const doc = parseDocument(body, {
     prettyErrors: false,
     lineCounter,
     uniqueKeys: true,

@@ -123,7 +123,8 @@ function percentileMetric(name: 'agent_latency_p50' | 'agent_latency_p95', p: (t
         group.map((t) => t.value),
       );
       const tasks = new Set(trials.map((t) => t.task)).size;
-      const boot = units.length >= 2 ? percentileBootstrap(input, units).get(p) : undefined;
+      const boot =
+        units.length >= 2 && input.valueOnly !== true ? percentileBootstrap(input, units).get(p) : undefined;
       // The percentile interval is the honest one for a skewed statistic, not ±t·SE.
       return metricResult(
         shape,

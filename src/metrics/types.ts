@@ -14,6 +14,12 @@ export interface MetricInput {
   /** The tasks of the suite (weights, clusters), in file order. */
   readonly tasks: readonly MetricTask[];
   readonly epochs: number;
+  /**
+   * The caller reads only `value` (a comparison over the tasks both sides ran): a metric may leave
+   * out an interval that is costly to compute (the latency percentiles' bootstrap) and give
+   * `stderr` and `ci` as null. The value must be the one a full calculation gives.
+   */
+  readonly valueOnly?: boolean;
 }
 
 /** An aggregate over trials. Must handle empty input ("n/a", never NaN). */

@@ -90,7 +90,11 @@ export function planJobIds(experiment: {
 export type QueueStore = ExperimentStore &
   Pick<
     PostgresStore,
-    'appendRecordOnce' | 'updateExperimentLocked' | 'getExperimentDocument' | 'outcomeCounts'
+    | 'appendRecordOnce'
+    | 'countAttempts'
+    | 'updateExperimentLocked'
+    | 'getExperimentDocument'
+    | 'outcomeCounts'
   >;
 
 export function asQueueStore(store: ExperimentStore): QueueStore {

@@ -9,7 +9,7 @@ import { TrialDeadlines } from '../runner/deadline.ts';
 import { trialKey } from '../runner/plan.ts';
 import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
-import { finishIfComplete } from './finish.ts';
+import { finishIfComplete, plannedTrials } from './finish.ts';
 import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { type QueueStore, TrialJobSchema } from './trial-job.ts';
@@ -133,13 +133,19 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
       };
       const first = await options.store.appendRecordOnce(experimentId, counted);
+      // Stored already by a take of this job whose worker died before completing it: the record
+      // stays the first one, and counts this attempt too.
+      if (!first && job.retryCount > 0)
+        await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
       // The record is committed before the job completes: a kill in between only repeats the trial.
       await options.queue.complete(job.id);
       stored += first ? 1 : 0;
       emit({ type: 'trial_stored', experimentId, record: counted, first });
+      const planned = plannedTrials(queued.experiment);
       if (
         await finishIfComplete(options.store, queued.suite, experimentId, {
           metrics: queued.plugins.metrics,
+          planned,
         })
       )
         emit({ type: 'experiment_finished', experimentId });

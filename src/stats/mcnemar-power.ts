@@ -33,8 +33,28 @@ function logBinomialPmf(k: number, n: number, p: number): number {
   return logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * Math.log(p) + (n - k) * Math.log1p(-p);
 }
 
+/**
+ * Critical counts already computed, by α then m: a power search calls `mcnemarPower` dozens of
+ * times over the same range of m, and the binary search behind each count was most of
+ * `compare`'s statistics on 10,000 tasks. A pure function of (m, α), so the cache changes no value.
+ */
+const criticalCounts = new Map<number, Map<number, number>>();
+
 /** The largest k with 2·P(Bin(m, ½) ≤ k) < α (-1 when even k = 0 does not reject). */
 export function mcnemarCriticalCount(m: number, alpha: number): number {
+  let byM = criticalCounts.get(alpha);
+  if (byM === undefined) {
+    byM = new Map();
+    criticalCounts.set(alpha, byM);
+  }
+  const known = byM.get(m);
+  if (known !== undefined) return known;
+  const k = searchCriticalCount(m, alpha);
+  byM.set(m, k);
+  return k;
+}
+
+function searchCriticalCount(m: number, alpha: number): number {
   let lo = -1;
   let hi = Math.floor(m / 2);
   while (hi - lo > 0) {

@@ -4,6 +4,7 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { isValidated } from '../core/validated-record.ts';
+import { compileExactCheck, type ExactCheck } from './exact-check.ts';
 
 import type { ExperimentPatch } from './types.ts';
 
@@ -119,10 +120,19 @@ export function decodeExperiment(text: string, experimentId: string): Experiment
   return parsed.data;
 }
 
-/** Reads a stored run record. */
+let storedRecordCheck: ExactCheck | undefined | null = null;
+
+/**
+ * Reads a stored run record. A record as the store wrote it (the schema's own output) is taken
+ * as parsed after one plain walk that zod would agree with (exact-check.ts); anything else — an
+ * older record missing a defaulted field, a damaged row — goes through zod, which fills or refuses.
+ */
 export function decodeRecord(text: string, experimentId: string, runId: string): RunRecord {
   const what = `stored run ${runId} of experiment ${experimentId}`;
-  const parsed = RunRecordSchema.safeParse(parseJson(text, what));
+  const value = parseJson(text, what);
+  if (storedRecordCheck === null) storedRecordCheck = compileExactCheck(RunRecordSchema);
+  if (storedRecordCheck?.(value) && (value as RunRecord).run_id === runId) return value as RunRecord;
+  const parsed = RunRecordSchema.safeParse(value);
   if (!parsed.success) throw corrupt(what, parsed.error);
   if (parsed.data.run_id !== runId) {
     throw new HarnessEvalError('store', `${what} is corrupt: its document has run_id ${parsed.data.run_id}`);

@@ -23,6 +23,7 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { redactStoreLocation } from './location.ts';
+import { type CountedAttempts, countAttempts } from './postgres-attempts.ts';
 import * as bookkeeping from './postgres-bookkeeping.ts';
 import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
@@ -189,6 +190,13 @@ export class PostgresStore implements ExperimentStore {
    */
   async appendRecordOnce(experimentId: string, record: RunRecord): Promise<boolean> {
     return this.#writeOne(await this.#prepareWrite(experimentId, record), 'once');
+  }
+
+  /** See postgres-attempts.ts: a queue's retry of a trial already stored, counted in its record. */
+  async countAttempts(trial: CountedAttempts): Promise<boolean> {
+    return this.#db.transaction(`count the attempts of run ${trial.taskId}#${trial.epoch}`, (client) =>
+      countAttempts(client, this.#s, this.#redact, trial),
+    );
   }
 
   async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {

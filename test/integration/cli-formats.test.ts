@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,33 @@ describe('harnesseval validate', () => {
     );
     expect(r.stdout).toContain(`FAIL ${bad}/bad-cases.jsonl: 8 error(s)`);
     noStack(r.stderr);
+  });
+
+  it('locates errors in a plain-JSON suite (read without the YAML parser) at file:line:col', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'json-suite-'));
+    const tests = Array.from({ length: 200 }, (_, i) => `    {"id": "t${i}", "input": "x", "expected": "x"}`);
+    tests[150] = '    {"id": "t150", "input": "x", "tags": "one"}';
+    const file = join(dir, 'suite.json');
+    writeFileSync(
+      file,
+      `{\n  "version": "1.0",\n  "name": "big",\n  "tests": [\n${tests.join(',\n')}\n  ]\n}\n`,
+    );
+    const broken = cli('validate', file);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain(`${file}:155:42: tests[150].tags: wrong type string (expected array)`);
+    noStack(broken.stderr);
+    // A key written twice is refused where it is written, as YAML refuses it.
+    const twice = join(dir, 'twice.json');
+    writeFileSync(twice, '{\n  "version": "1.0",\n  "name": "a",\n  "name": "b",\n  "tests": []\n}\n');
+    const duplicate = cli('validate', twice);
+    expect(duplicate.status).toBe(1);
+    expect(duplicate.stderr).toMatch(new RegExp(`${twice}:4:3: .*unique keys`));
+    tests[150] = '    {"id": "t150", "input": "x", "expected": "x"}';
+    writeFileSync(
+      file,
+      `{\n  "version": "1.0",\n  "name": "big",\n  "tests": [\n${tests.join(',\n')}\n  ]\n}\n`,
+    );
+    expect(cli('validate', file).stdout).toBe(`OK ${file}: 200 tests (benchmark)\n`);
   });
 
   it('exits 1 for a missing file, naming it, and still checks the other files', () => {

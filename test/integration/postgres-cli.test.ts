@@ -234,6 +234,47 @@ describe('runs export / runs import between SQLite and PostgreSQL', () => {
   );
 });
 
+describe('a damaged stored record', () => {
+  it(
+    'is refused by compare with the run, experiment and field named, however deep the damage',
+    async () => {
+      const dir = await project();
+      const schemaUrl = new URL(url);
+      schemaUrl.searchParams.set('schema', 'damaged');
+      const store = await openStore(schemaUrl.href);
+      for (const id of ['exp-damage-a', 'exp-damage-b'])
+        await store.createExperiment(
+          makeExperiment({
+            id,
+            records: ['alpha', 'bravo', 'charlie'].map((task_id) =>
+              makeRecord({ task_id, trace: { agent_calls: [{ role: 'planner', tokens_in: 3 }] } }),
+            ),
+          }),
+        );
+      await store.close();
+      const compare = () =>
+        he(['compare', 'exp-damage-a', 'exp-damage-b', '--store', schemaUrl.href, '--format', 'json'], dir);
+      const intact = await compare();
+      expect(intact.stderr).toBe('');
+      expect(intact.status).toBe(0);
+      // Deep inside the trace, where a check of the summary fields alone would not look.
+      await adminQuery(
+        `UPDATE damaged.records SET document = jsonb_set(document::jsonb, '{trace,agent_calls,0,tokens_in}', '"many"')::text
+         WHERE experiment_id = 'exp-damage-b' AND task_id = 'bravo'`,
+        new URL(url).pathname.slice(1),
+      );
+      const damaged = await compare();
+      expect(damaged.status).not.toBe(0);
+      expect(damaged.stdout).toBe('');
+      expect(damaged.stderr).toContain(
+        'stored run bravo#0 of experiment exp-damage-b is corrupt: trace.agent_calls[0].tokens_in:',
+      );
+      expect(damaged.stderr).not.toMatch(/\n\s+at /);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+});
+
 describe('start-up cost', () => {
   it(
     'loads the pg driver only for a PostgreSQL store',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
 import { alive, cli, ROOT, type RunningCli, startCli, waitFor } from '../helpers/run-cli.ts';
@@ -128,6 +129,52 @@ describe('run --queue and harnesseval worker', () => {
       const stopped = await survivor.done;
       expect(stopped.stderr).toContain('stopped; it stored');
       expect(stopped.status).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a trial retried after its worker committed the record but died before completing the job counts the retry in attempts',
+    async () => {
+      const { dir, marks } = await checkout(1);
+      const queued = await cli(
+        ['run', 'evals/suite.yaml', '--queue', url, '--job-expiry', '2', '--detach'],
+        dir,
+      );
+      expect(queued.status).toBe(0);
+      const id = queued.stdout.trim();
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const t0 = async () =>
+          (
+            await db.query(
+              `SELECT state, retry_count FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 AND data->>'task_id' = 't0'`,
+              [id],
+            )
+          ).rows[0] as { state: string; retry_count: number } | undefined;
+        const running = worker(dir, marks);
+        // t0 is stored and its job completed; `hang` holds the worker's other slot.
+        await waitFor(async () => (await t0())?.state === 'completed', 60_000);
+        const first = (await exported(dir, id)).records.filter((r) => r.task_id === 't0');
+        expect(first.map((r) => [r.task_id, r.attempts])).toEqual([['t0', 1]]);
+        // What a worker SIGKILLed between its commit and its complete leaves: the record stored, the
+        // job still taken (long ago). It expires, is taken again and the trial runs once more.
+        await db.query(
+          `UPDATE harnesseval_queue.job SET state = 'active', completed_on = NULL, started_on = now() - interval '1 hour'
+           WHERE data->>'experiment_id' = $1 AND data->>'task_id' = 't0'`,
+          [id],
+        );
+        await waitFor(async () => (await t0())?.state === 'completed', 60_000);
+        expect((await t0())?.retry_count).toBe(1);
+        // One record still (the first one wins), and it says the trial was attempted twice.
+        const records = (await exported(dir, id)).records.filter((r) => r.task_id === 't0');
+        expect(records.map((r) => [r.task_id, r.attempts])).toEqual([['t0', 2]]);
+        running.child.kill('SIGKILL');
+        await running.done;
+      } finally {
+        await db.end();
+      }
     },
     TEST_TIMEOUT_MS,
   );

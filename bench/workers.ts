@@ -1,0 +1,153 @@
+// Queue workers' throughput (issue 15, Speed): a 50 ms HTTP agent, 1 / 2 / 4 `harnesseval worker`
+// processes x `-j 16` against a throw-away PostgreSQL. Run: npx tsdown && npm run bench:workers
+// Each round starts its workers, lets them connect, then runs `harnesseval run suite.json --queue`
+// (it plans, enqueues one job per trial and follows until the last record lands) and reads the
+// records back: throughput over the span from the first trial's start to the last one's end, and
+// efficiency against the ideal N x 50 ms / (workers x 16).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startCluster, stopCluster } from '../test/helpers/postgres-cluster.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'bin/harnesseval.js');
+const TRIALS = Number(process.env['BENCH_TRIALS'] ?? 4000);
+const WORKERS = (process.env['BENCH_WORKERS'] ?? '1,2,4').split(',').map(Number);
+const CONCURRENCY = 16;
+const DELAY_MS = 50;
+
+// biome-ignore lint/suspicious/noExplicitAny: the built library, loaded at run time
+type Library = any;
+
+/** The 50 ms agent: answers `{ output: input }` 50 ms after the request's body arrives. */
+async function startAgent(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () =>
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ output: JSON.parse(body).input }));
+      }, DELAY_MS),
+    );
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/agent`, close: () => server.close() };
+}
+
+function cpuSeconds(pid: number | undefined): number {
+  // utime + stime of /proc/PID/stat, in clock ticks (100 a second on Linux).
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id and wall ms. */
+function runQueued(dir: string, url: string): Promise<{ id: string; wall: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [BIN, 'run', 'suite.json', '--queue', url, '--no-progress'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
+      if (code !== 0 || id === undefined) reject(new Error(`run --queue exited ${code}: ${stderr}`));
+      else resolve({ id, wall: performance.now() - t0 });
+    });
+  });
+}
+
+async function round(lib: Library, dir: string, url: string, workers: number) {
+  const started: ChildProcess[] = [];
+  for (let i = 0; i < workers; i++)
+    started.push(
+      spawn(process.execPath, [BIN, 'worker', '--queue', url, '-j', String(CONCURRENCY)], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
+  // Connected and polling before the trials are queued: the figure is the queue's, not start-up's.
+  await sleep(3000);
+  const load = loadavg()[0] ?? 0;
+  const cpu0 = started.map((w) => cpuSeconds(w.pid));
+  const { id, wall } = await runQueued(dir, url);
+  const cpu = started.reduce((sum, w, i) => sum + cpuSeconds(w.pid) - (cpu0[i] ?? 0), 0);
+  for (const w of started) w.kill('SIGTERM');
+  await Promise.all(started.map((w) => new Promise((resolve) => w.once('close', resolve))));
+  const store = await lib.openStore(url);
+  const experiment = await store.getExperiment(id);
+  await store.close();
+  const records: { timestamp: string; duration_seconds: number; outcome: string }[] = experiment.records;
+  if (records.length !== TRIALS || records.some((r) => r.outcome !== 'pass'))
+    throw new Error(`${records.filter((r) => r.outcome === 'pass').length}/${records.length} passed`);
+  const starts = records.map((r) => Date.parse(r.timestamp));
+  const ends = records.map((r) => Date.parse(r.timestamp) + r.duration_seconds * 1000);
+  const span = Math.max(...ends) - Math.min(...starts);
+  const ideal = (TRIALS * DELAY_MS) / (workers * CONCURRENCY);
+  return { workers, load, wall, span, ideal, throughput: TRIALS / (span / 1000), cpu };
+}
+
+async function main() {
+  const lib: Library = await import(join(root, 'dist/index.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-workers-'));
+  const clusterDir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-workers-pg-'));
+  const agent = await startAgent();
+  try {
+    const tests = Array.from({ length: TRIALS }, (_, i) => ({
+      id: `t${i}`,
+      input: `hello ${i}`,
+      expected: `hello ${i}`,
+    }));
+    const suite = {
+      version: '1.0',
+      name: 'bench-workers',
+      agent: { adapter: 'http', url: agent.url, output_path: '$.output' },
+      tests,
+    };
+    writeFileSync(join(dir, 'suite.json'), JSON.stringify(suite));
+    const cluster = await startCluster({ dir: clusterDir, durable: true });
+    const url = `postgres://postgres@127.0.0.1:${cluster.port}/postgres`;
+    const rows = [];
+    for (const workers of WORKERS) {
+      const r = await round(lib, dir, url, workers);
+      rows.push(r);
+      console.error(`${workers} worker(s): ${JSON.stringify(r)}`);
+    }
+    const base = rows[0];
+    console.log(
+      `\n${TRIALS} trials of a ${DELAY_MS} ms HTTP agent, -j ${CONCURRENCY} per worker; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC`,
+    );
+    console.log(
+      '| workers | load avg (1 min) | trial span | ideal | efficiency | trials/s | scaling vs 1 | `run --queue` wall | workers CPU |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    );
+    for (const r of rows)
+      console.log(
+        `| ${r.workers} | ${r.load.toFixed(1)} | ${(r.span / 1000).toFixed(2)} s | ${(r.ideal / 1000).toFixed(2)} s | ${(r.ideal / r.span).toFixed(2)} | ${r.throughput.toFixed(0)} | ${base ? (r.throughput / base.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${(r.wall / 1000).toFixed(2)} s | ${r.cpu.toFixed(1)} s |`,
+      );
+  } finally {
+    agent.close();
+    await stopCluster(clusterDir);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(clusterDir, { recursive: true, force: true });
+  }
+}
+
+await main();
