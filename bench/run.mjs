@@ -13,6 +13,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 10_000);
 const CONCURRENCY = 16;
 const DELAY_MS = 50;
+// BENCH_EPOCHS=100 runs TRIALS / 100 tasks 100 times each: the same trial count with a small suite.
+const EPOCHS = Number(process.env.BENCH_EPOCHS ?? 1);
 
 // Imported (for `table`) it does nothing.
 if (process.argv[2] === '--child') await child(JSON.parse(process.argv[3]));
@@ -47,21 +49,25 @@ async function child({ dir, agent, delay, store, url }) {
   const t0 = performance.now();
   // The trial phase ends with the last trial; after it come metrics (bootstrap intervals) and the summary.
   let trialsEnd = { wall: 0, cpu: cpu0 };
-  const experiment = await runExperiment({
+  let last = { done: 0, passed: 0 };
+  // Records stream (`keepRecords: false`): the run holds what its metrics need, as `run` does.
+  await runExperiment({
+    keepRecords: false,
     onEvent: (event) => {
-      if (event.type === 'trial_end' && event.progress.done === event.progress.total)
+      if (event.type !== 'trial_end') return;
+      last = event.progress;
+      if (event.progress.done === event.progress.total)
         trialsEnd = { wall: performance.now() - t0, cpu: process.cpuUsage(cpu0) };
     },
     suite,
     harness,
     harnessBaseDir: dir,
     ...(db ? { store: db } : {}),
-    settings: { concurrency: CONCURRENCY, timeout_seconds: 60 },
+    settings: { concurrency: CONCURRENCY, timeout_seconds: 60, epochs: EPOCHS },
   });
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   await db?.close();
-  const passed = experiment.records.filter((r) => r.outcome === 'pass').length;
   process.stdout.write(
     `${JSON.stringify({
       wall,
@@ -69,8 +75,8 @@ async function child({ dir, agent, delay, store, url }) {
       trialWall: trialsEnd.wall,
       trialCpu: (trialsEnd.cpu.user + trialsEnd.cpu.system) / 1000,
       rss: process.resourceUsage().maxRSS / 1024,
-      trials: experiment.records.length,
-      passed,
+      trials: last.done,
+      passed: last.passed,
     })}\n`,
   );
 }
@@ -93,7 +99,7 @@ function runChild(scenario) {
 
 async function parent() {
   const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-run-'));
-  const tests = Array.from({ length: TRIALS }, (_, i) => ({
+  const tests = Array.from({ length: TRIALS / EPOCHS }, (_, i) => ({
     id: `t${i}`,
     input: `hello ${i}`,
     expected: `hello ${i}`,
@@ -128,8 +134,10 @@ async function parent() {
   const rows = [];
   try {
     for (const agent of (process.env.BENCH_AGENTS ?? 'function,http').split(','))
-      for (const delay of [0, DELAY_MS])
-        for (const store of [true, false]) {
+      for (const delay of (process.env.BENCH_DELAYS ?? `0,${DELAY_MS}`).split(',').map(Number))
+        for (const store of (process.env.BENCH_STORES ?? 'sqlite,none')
+          .split(',')
+          .map((s) => s === 'sqlite')) {
           const load = loadavg()[0];
           const m = await runChild({ dir, agent, delay, store, url });
           if (m.trials !== TRIALS || m.passed !== TRIALS)
@@ -143,7 +151,7 @@ async function parent() {
   }
 
   console.log(
-    `\n${TRIALS} trials, -j ${CONCURRENCY}; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+    `\n${TRIALS} trials (${TRIALS / EPOCHS} tasks x ${EPOCHS} epochs), -j ${CONCURRENCY}; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
   );
   console.log(table(rows));
 }

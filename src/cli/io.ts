@@ -64,3 +64,7 @@ export function paint(enabled: boolean): Paint {
 export function writeLine(stream: Writable, line = ''): void {
   stream.write(`${line}\n`);
 }
+
+/** `--all` of `run` and `report` (the console's row limit is `CONSOLE_ROW_LIMIT`). */
+export const ALL_ROWS_HELP =
+  'show every trial’s row on the console (above 200 trials it shows the failed and errored ones and a summary)';

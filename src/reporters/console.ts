@@ -19,6 +19,10 @@ import {
 import type { ReporterV1, ReportOptions } from './types.ts';
 
 const DEFAULT_WIDTH = 100;
+/** Above this many trials the terminal gets the failures, the errors and the summary. */
+export const CONSOLE_ROW_LIMIT = 200;
+/** At most this many failed or errored rows above the limit; the rest are counted. */
+const PROBLEM_ROWS = 100;
 /** Below this the table cannot hold its fixed columns; lines are still cut to the width. */
 const MIN_WIDTH = 40;
 
@@ -119,9 +123,14 @@ function renderLine(segments: readonly Segment[], width: number): string {
   return out;
 }
 
-function resultsTable(experiment: Experiment, width: number, s: Styles): string[] {
+function resultsTable(
+  experiment: Experiment,
+  shown: readonly RunRecord[],
+  width: number,
+  s: Styles,
+): string[] {
   const cols = columns(showsEpochs(experiment));
-  const rows = experiment.records.map((r) => cols.map((c) => c.cell(r)));
+  const rows = shown.map((r) => cols.map((c) => c.cell(r)));
   // A reduce, not Math.max(...rows): a spread of 100k arguments overflows the stack.
   const widths = cols.map((c, i) =>
     rows.reduce((w, row) => Math.min(c.cap, Math.max(w, displayWidth(row[i] ?? ''))), displayWidth(c.title)),
@@ -132,7 +141,7 @@ function resultsTable(experiment: Experiment, width: number, s: Styles): string[
   widths[0] = Math.max(8, Math.min(widths[0] ?? 8, width - others - 10));
   const header = [...cols.map((c, i) => fitToWidth(c.title, widths[i] ?? 0, c.align)), 'DETAILS'].join(gap);
   const lines = [renderLine([{ text: header, style: s.bold }], width)];
-  experiment.records.forEach((record, index) => {
+  shown.forEach((record, index) => {
     const row = rows[index] ?? [];
     const segments: Segment[] = [];
     cols.forEach((c, i) => {
@@ -206,6 +215,26 @@ function verdictLine(experiment: Experiment, width: number, s: Styles): string {
   return outcomeStyle(s, verdict)(s.bold(truncateToWidth(text, width)));
 }
 
+/**
+ * The rows of a long run on a terminal: those that failed or errored (the first
+ * `PROBLEM_ROWS`), then a line that says what was left out and how to see it.
+ */
+function resultsBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
+  const { records } = experiment;
+  if (records.length === 0) return ['No trials recorded.'];
+  const everyRow = options.allRows === true || options.destination !== undefined;
+  if (everyRow || records.length <= CONSOLE_ROW_LIMIT) return resultsTable(experiment, records, width, s);
+  const problems = records.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
+  const shown = problems.slice(0, PROBLEM_ROWS);
+  const others = records.length - shown.length;
+  const more = problems.length - shown.length;
+  const note = `${others} of ${records.length} trials not shown${more > 0 ? ` (${more} of them failed or errored)` : ''}: --all shows every row`;
+  return [
+    ...(shown.length === 0 ? ['No trial failed or errored.'] : resultsTable(experiment, shown, width, s)),
+    s.dim(truncateToWidth(note, width)),
+  ];
+}
+
 /** Renders the experiment for a terminal: results, metrics with intervals, violations, verdict. */
 export function renderConsole(experiment: Experiment, options: ReportOptions = {}): string {
   const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
@@ -216,7 +245,7 @@ export function renderConsole(experiment: Experiment, options: ReportOptions = {
   const lines = [
     s.bold(truncateToWidth(title, width)),
     '',
-    ...(experiment.records.length === 0 ? ['No trials recorded.'] : resultsTable(experiment, width, s)),
+    ...resultsBlock(experiment, options, width, s),
     ...metricsBlock(experiment, width),
     ...flakyBlock(experiment, options, width, s),
     ...violationsBlock(experiment, width, s),

@@ -22,6 +22,12 @@ export interface ReportOptions {
    * links the experiment there. Never a URL with the viewer's token.
    */
   readonly viewerOrigin?: string;
+  /**
+   * Every trial's row on the console, however many there are (`--all`); without it a run of more
+   * than `CONSOLE_ROW_LIMIT` trials shows only the rows that failed or errored. A file always
+   * holds every row.
+   */
+  readonly allRows?: boolean;
 }
 
 /**

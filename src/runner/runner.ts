@@ -8,6 +8,7 @@ import type { RunRecord } from '../core/run-record.ts';
 import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
+import { builtinMetricsOnly, metricRecord } from '../metrics/metric-record.ts';
 import { defaultPlugins, type PluginSet } from '../plugins/set.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
@@ -72,6 +73,12 @@ export interface RunExperimentOptions {
   /** Aborting it abandons the in-flight trials at once (a second Ctrl-C). */
   readonly stopNow?: AbortSignal;
   readonly onEvent?: RunnerListener;
+  /**
+   * `false`: the returned experiment's `records` is empty (each record went to the store and by in
+   * its `trial_end` event), and the run holds only what its metrics read of each trial
+   * (`metricRecord`), so its memory does not follow the trial count. Default `true`.
+   */
+  readonly keepRecords?: boolean;
   readonly env?: NodeJS.ProcessEnv;
   readonly keepWorkspaces?: boolean;
   /** The model that grades rubric criteria; without one (or its API key) they stay pending. */
@@ -201,7 +208,12 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
   const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
-  const records: RunRecord[] = [...done];
+  // Without `keepRecords` the metrics get cut records (the same numbers), unless a plugin's
+  // metric, which may read any field, is named.
+  const refs = options.metrics ?? options.suite.metrics;
+  const keep = options.keepRecords !== false;
+  const forMetrics = keep || !builtinMetricsOnly(refs) ? (r: RunRecord) => r : metricRecord;
+  const records: RunRecord[] = done.map(forMetrics);
   const started = performance.now();
   const progress = {
     total: trials.length + done.length,
@@ -252,7 +264,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
           await emit({ type: 'store_failed', error: errorMessage(error) });
           continue;
         }
-        records.push(record);
+        records.push(forMetrics(record));
         count(progress, record);
         progress.done++;
         const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
@@ -294,6 +306,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   }
   // Still refused: the stored experiment stays as it is (resume finishes it); report what ran.
   finished ??= await finish(false, true);
+  if (!keep) finished = { ...finished, records: [] };
   await emit({ type: 'run_end', experiment: finished });
   return finished;
 }

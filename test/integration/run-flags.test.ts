@@ -152,6 +152,13 @@ describe('harnesseval run: every flag changes behaviour', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ records: [{ task_id: 'greet-ada' }] });
   });
 
+  flag('--all', 'shows every row of a run above the console’s 200', async () => {
+    const args = ['run', GREET, '--no-store', '--no-progress', '--filter-id', 'greet-ada', '--epochs', '201'];
+    const rows = (stdout: string) => stdout.split('\n').filter((l) => /^greet-ada\s+\d+\s+PASS/.test(l));
+    expect(rows((await cli(args, ROOT)).stdout)).toHaveLength(0);
+    expect(rows((await cli([...args, '--all'], ROOT)).stdout)).toHaveLength(201);
+  });
+
   flag('--output', 'writes a report in the format of the extension', async () => {
     const dir = await scratch();
     const r = await cli(['run', GREET, '--no-store', '-o', join(dir, 'out/report.md')], dir);

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessEvalError } from '../../core/errors.ts';
 import { storeKind } from '../../store/location.ts';
-import { type CliIO, invocationPlugins, useColor, writeLine } from '../io.ts';
+import { ALL_ROWS_HELP, type CliIO, invocationPlugins, useColor, writeLine } from '../io.ts';
 import { STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 
 const examples = `
@@ -22,6 +22,7 @@ interface ReportFlags {
   readonly output?: string[];
   readonly store?: string;
   readonly viewer?: string;
+  readonly all?: boolean;
 }
 
 interface ReportTarget {
@@ -93,6 +94,7 @@ async function reportAction(reference: string, flags: ReportFlags, io: CliIO): P
       const text = await reporter.report(experiment, {
         color: useColor(io),
         width: io.stdout.columns ?? (Number(io.env['COLUMNS']) || 100),
+        allRows: flags.all === true,
         ...extra,
       });
       io.stdout.write(text);
@@ -120,6 +122,7 @@ export function register(program: Command, io: CliIO): void {
       [],
     )
     .option('--store <location>', STORE_OPTION_HELP)
+    .option('--all', ALL_ROWS_HELP)
     .option(
       '--viewer <url>',
       'link the HTML report into the viewer at http://127.0.0.1:PORT (default: the viewer running on the store, if any)',

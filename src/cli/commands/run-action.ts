@@ -26,6 +26,8 @@ export interface RunFlags {
   retryErrors?: string;
   reporter: string[];
   output: string[];
+  /** Every trial's row on the console, however many. */
+  all?: boolean;
   /** A location, false for --no-store, absent for $HARNESSEVAL_STORE or the default file. */
   store?: string | false;
   durability: 'normal' | 'full';
@@ -118,6 +120,8 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         env: io.env,
         ...(io.plugins === undefined ? {} : { plugins: io.plugins }),
         settings: askedSettings(flags, run.given),
+        // With a store the records stream to it and the reports read them back after the run.
+        keepRecords: store === undefined,
         onEvent: async (event) => {
           switch (event.type) {
             case 'run_start': {
@@ -159,6 +163,8 @@ export async function executeRun(run: RunInvocation): Promise<number> {
           }
         },
       });
+      if (store !== undefined)
+        experiment = { ...experiment, records: await store.listRecords(experiment.id) };
     } catch (error) {
       progress?.finish();
       return reportError(io, error, {
@@ -181,7 +187,7 @@ export async function report(run: RunInvocation, finished: Experiment): Promise<
   const color = useColor(io);
   const width = io.stdout.columns ?? 100;
   for (const reporter of run.stdoutReporters) {
-    const text = await reporter.report(experiment, { color, width });
+    const text = await reporter.report(experiment, { color, width, allRows: flags.all === true });
     // The lines on stderr below must not run on from the report's last line.
     io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
   }

@@ -8,7 +8,7 @@ import { type SandboxConfig, SandboxConfigSchema } from '../../core/sandbox-conf
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
-import { type CliIO, invocationPlugins } from '../io.ts';
+import { ALL_ROWS_HELP, type CliIO, invocationPlugins } from '../io.ts';
 import type { ResumeInputs } from '../run-stop.ts';
 import { openCliStore, STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 import { executeRun, type RunFlags } from './run-action.ts';
@@ -89,6 +89,7 @@ export function register(program: Command, io: CliIO): void {
       'run again the trials of a stored experiment that errored outside the harness (infra, timeout, environment)',
     )
     .option('--reporter <name>', 'reporter for standard output (repeatable)', collect, [])
+    .option('--all', ALL_ROWS_HELP)
     .option('-o, --output <file>', 'write a report; format from the extension (repeatable)', collect, [])
     .option('--store <location>', STORE_OPTION_HELP)
     .option('--no-store', 'do not store the experiment')
@@ -325,6 +326,7 @@ const KEPT_OPTIONS: readonly {
   { key: 'concurrency', args: (f) => ['-j', String(f.concurrency)] },
   { key: 'output', args: (f) => f.output.flatMap((o) => ['-o', o]) },
   { key: 'reporter', args: (f) => f.reporter.flatMap((r) => ['--reporter', r]) },
+  { key: 'all', args: (f) => (f.all === true ? ['--all'] : []) },
   { key: 'judge', args: (f) => (f.judge === undefined ? [] : ['--judge', f.judge]) },
   { key: 'durability', args: (f) => ['--durability', f.durability] },
   { key: 'keepWorkspaces', args: (f) => (f.keepWorkspaces ? ['--keep-workspaces'] : []) },
