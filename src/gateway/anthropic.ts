@@ -3,6 +3,7 @@ import {
   type CallObservation,
   contentText,
   emptyObservation,
+  errorText,
   isRecord,
   type ModelTurn,
   num,
@@ -14,7 +15,8 @@ import {
   type TokenCounts,
   type ToolResultView,
 } from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { leadingType } from './sse-skim.ts';
 
 /** The Anthropic Messages API (`POST /v1/messages`), JSON and streamed. */
 
@@ -66,7 +68,6 @@ function view(body: Record<string, unknown>): RequestView {
 function observeContent(blocks: unknown, into: CallObservation): void {
   for (const block of Array.isArray(blocks) ? blocks : []) {
     if (!isRecord(block)) continue;
-    if (block['type'] === 'text') into.text += str(block['text']) ?? '';
     if (block['type'] === 'tool_use' && typeof block['name'] === 'string')
       into.tool_calls.push({
         ...(typeof block['id'] === 'string' ? { id: block['id'] } : {}),
@@ -80,7 +81,7 @@ function observeJson(body: unknown): CallObservation {
   const seen = emptyObservation();
   if (!isRecord(body)) return seen;
   if (body['type'] === 'error' && isRecord(body['error'])) {
-    seen.error = `${str(body['error']['type']) ?? 'error'}: ${str(body['error']['message']) ?? ''}`;
+    seen.error = errorText(body['error'], ['type']);
     return seen;
   }
   if (typeof body['model'] === 'string') seen.model = body['model'];
@@ -96,9 +97,25 @@ class AnthropicStream implements StreamObserver {
   /** Tool-use blocks by index, with their streamed JSON input. */
   private readonly blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+  skim(frame: SseFrame): boolean | undefined {
+    switch (leadingType(frame)) {
+      case undefined:
+      case 'message_start':
+      case 'content_block_start':
+      case 'message_delta':
+      case 'error':
+        return undefined;
+      // Text and thinking deltas are output and change nothing recorded; tool input is read.
+      case 'content_block_delta':
+        return this.blocks.size === 0 ? true : undefined;
+      case 'content_block_stop':
+        return this.blocks.size === 0 ? false : undefined;
+      default:
+        return false;
+    }
+  }
+
+  onData(data: Record<string, unknown>): boolean {
     const seen = this.seen;
     switch (data['type']) {
       case 'message_start': {
@@ -117,12 +134,10 @@ class AnthropicStream implements StreamObserver {
             json: '',
             input: block['input'] ?? {},
           });
-        if (block['type'] === 'text') seen.text += str(block['text']) ?? '';
         return true;
       }
       case 'content_block_delta': {
         const delta = isRecord(data['delta']) ? data['delta'] : {};
-        if (delta['type'] === 'text_delta') seen.text += str(delta['text']) ?? '';
         if (delta['type'] === 'input_json_delta') {
           const block = this.blocks.get(num(data['index']));
           if (block !== undefined) block.json += str(delta['partial_json']) ?? '';
@@ -149,11 +164,9 @@ class AnthropicStream implements StreamObserver {
         seen.usage_reported = readUsage(data['usage'], seen.usage) || seen.usage_reported;
         return false;
       }
-      case 'error': {
-        const error = isRecord(data['error']) ? data['error'] : {};
-        seen.error = `${str(error['type']) ?? 'error'}: ${str(error['message']) ?? ''}`;
+      case 'error':
+        seen.error = errorText(data['error'], ['type']);
         return false;
-      }
       default:
         return false;
     }

@@ -3,6 +3,7 @@ import {
   type CallObservation,
   contentText,
   emptyObservation,
+  errorText,
   isRecord,
   type ModelTurn,
   num,
@@ -13,7 +14,8 @@ import {
   str,
   type TokenCounts,
 } from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { bytesAt, stringThenTail } from './sse-skim.ts';
 
 /** The OpenAI Chat Completions API (`POST /v1/chat/completions`), JSON and streamed. */
 
@@ -75,7 +77,7 @@ function observeJson(body: unknown): CallObservation {
   const seen = emptyObservation();
   if (!isRecord(body)) return seen;
   if (isRecord(body['error'])) {
-    seen.error = `${str(body['error']['type']) ?? str(body['error']['code']) ?? 'error'}: ${str(body['error']['message']) ?? ''}`;
+    seen.error = errorText(body['error'], ['type', 'code']);
     return seen;
   }
   if (typeof body['model'] === 'string') seen.model = body['model'];
@@ -84,7 +86,6 @@ function observeJson(body: unknown): CallObservation {
   const choice = Array.isArray(body['choices']) && isRecord(body['choices'][0]) ? body['choices'][0] : {};
   if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
   const message = isRecord(choice['message']) ? choice['message'] : {};
-  seen.text = str(message['content']) ?? '';
   for (const call of Array.isArray(message['tool_calls']) ? message['tool_calls'] : []) {
     const fn = isRecord(call) && isRecord(call['function']) ? call['function'] : undefined;
     if (fn === undefined || typeof fn['name'] !== 'string') continue;
@@ -97,18 +98,48 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
+const CHOICES = Buffer.from('"choices":[');
+const CONTENT_CHOICE = /^\{"index":\d+,"delta":\{"content":"/;
+/** What may follow a content delta's text, as OpenAI and this gateway's scripts write a chunk. */
+const CONTENT_TAILS = [
+  '"},"logprobs":null,"finish_reason":null}]}',
+  '"},"finish_reason":null,"logprobs":null}]}',
+  '"},"finish_reason":null}]}',
+  '"},"logprobs":null,"finish_reason":null}],"usage":null}',
+  '"},"finish_reason":null,"logprobs":null}],"usage":null}',
+  '"},"finish_reason":null}],"usage":null}',
+].map((tail) => Buffer.from(tail));
+
 class ChatStream implements StreamObserver {
   private readonly seen = emptyObservation();
   private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
+  /**
+   * The bytes before `"choices":[` of the last chunk parsed (id, model, created…). A chunk that
+   * repeats them and carries one text delta changes nothing recorded but the time to first token.
+   */
+  private head: Buffer | undefined;
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+  skim(frame: SseFrame): boolean | undefined {
+    const head = this.head;
+    const { buf, dataStart } = frame;
+    if (head === undefined || frame.dataLines !== 1 || !bytesAt(buf, dataStart, head)) return undefined;
+    const choice = dataStart + head.length;
+    const opening = CONTENT_CHOICE.exec(buf.toString('latin1', choice, Math.min(choice + 48, frame.dataEnd)));
+    if (opening === null) return undefined;
+    const text = choice + opening[0].length;
+    const close = stringThenTail(frame, text, CONTENT_TAILS);
+    if (close === -1) return undefined;
+    // An empty text is no output (as a parsed chunk would say).
+    return close > text;
+  }
+
+  onData(data: Record<string, unknown>, frame: SseFrame): boolean {
     const seen = this.seen;
     if (isRecord(data['error'])) {
-      seen.error = `${str(data['error']['type']) ?? 'error'}: ${str(data['error']['message']) ?? ''}`;
+      seen.error = errorText(data['error'], ['type']);
       return false;
     }
+    this.rememberHead(frame);
     if (typeof data['id'] === 'string') seen.response_id = data['id'];
     if (typeof data['model'] === 'string') seen.model = data['model'];
     if (isRecord(data['usage'])) seen.usage_reported = readOpenAiUsage(data['usage'], CHAT_USAGE, seen.usage);
@@ -117,10 +148,7 @@ class ChatStream implements StreamObserver {
       if (!isRecord(choice)) continue;
       if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
       const delta = isRecord(choice['delta']) ? choice['delta'] : {};
-      if (typeof delta['content'] === 'string' && delta['content'] !== '') {
-        seen.text += delta['content'];
-        output = true;
-      }
+      if (typeof delta['content'] === 'string' && delta['content'] !== '') output = true;
       for (const part of Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : []) {
         if (!isRecord(part)) continue;
         output = true;
@@ -134,6 +162,16 @@ class ChatStream implements StreamObserver {
       }
     }
     return output;
+  }
+
+  private rememberHead(frame: SseFrame): void {
+    if (frame.dataLines !== 1) return;
+    const { buf, dataStart, dataEnd } = frame;
+    const at = buf.indexOf(CHOICES, dataStart);
+    if (at === -1 || at + CHOICES.length > dataEnd) return;
+    const length = at + CHOICES.length - dataStart;
+    if (this.head?.length === length && bytesAt(buf, dataStart, this.head)) return;
+    this.head = Buffer.from(buf.subarray(dataStart, dataStart + length));
   }
 
   observation(): CallObservation {

@@ -4,6 +4,7 @@ import {
   type CallObservation,
   contentText,
   emptyObservation,
+  errorText,
   isRecord,
   type ModelTurn,
   parseArguments,
@@ -13,7 +14,8 @@ import {
   str,
   type ToolResultView,
 } from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { leadingType } from './sse-skim.ts';
 
 /** The OpenAI Responses API (`POST /v1/responses`), JSON and streamed (what Codex speaks). */
 
@@ -76,7 +78,6 @@ function view(body: Record<string, unknown>): RequestView {
 
 function observeItem(item: unknown, into: CallObservation): void {
   if (!isRecord(item)) return;
-  if (item['type'] === 'message') into.text += contentText(item['content']);
   if (item['type'] === 'function_call' && typeof item['name'] === 'string')
     into.tool_calls.push({
       ...(typeof item['call_id'] === 'string' ? { id: item['call_id'] } : {}),
@@ -104,8 +105,7 @@ function observeResponse(response: Record<string, unknown>, into: CallObservatio
   if (incomplete !== undefined) into.stop_reason = incomplete;
   else if (status !== undefined && status !== 'in_progress')
     into.stop_reason = into.tool_calls.length > 0 && status === 'completed' ? 'tool_calls' : status;
-  if (isRecord(response['error']))
-    into.error = `${str(response['error']['code']) ?? 'error'}: ${str(response['error']['message']) ?? ''}`;
+  if (isRecord(response['error'])) into.error = errorText(response['error'], ['code']);
 }
 
 function observeJson(body: unknown): CallObservation {
@@ -116,12 +116,22 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
+/** The events that end a response, carrying its usage and why it stopped. */
+const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+/** The events whose reading changes what is recorded; every other one is skimmed by its type. */
+const READ_EVENTS = new Set(['response.created', 'response.output_item.done', 'error', ...FINAL_EVENTS]);
+
+const isOutput = (type: string) => type.endsWith('.delta') || type === 'response.output_item.added';
+
 class ResponsesStream implements StreamObserver {
   private readonly seen = emptyObservation();
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+  skim(frame: SseFrame): boolean | undefined {
+    const type = leadingType(frame);
+    return type === undefined || READ_EVENTS.has(type) ? undefined : isOutput(type);
+  }
+
+  onData(data: Record<string, unknown>): boolean {
     const type = str(data['type']) ?? '';
     const response = isRecord(data['response']) ? data['response'] : undefined;
     if (type === 'response.created' && response !== undefined) {
@@ -133,18 +143,15 @@ class ResponsesStream implements StreamObserver {
       observeItem(data['item'], this.seen);
       return false;
     }
-    if (
-      response !== undefined &&
-      ['response.completed', 'response.incomplete', 'response.failed'].includes(type)
-    ) {
+    if (response !== undefined && FINAL_EVENTS.has(type)) {
       observeResponse(response, this.seen);
       return false;
     }
     if (type === 'error') {
-      this.seen.error = `${str(data['code']) ?? 'error'}: ${str(data['message']) ?? ''}`;
+      this.seen.error = errorText(data, ['code']);
       return false;
     }
-    return type.endsWith('.delta') || type === 'response.output_item.added';
+    return isOutput(type);
   }
 
   observation(): CallObservation {

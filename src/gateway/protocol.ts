@@ -1,4 +1,4 @@
-import type { SseEvent } from './sse.ts';
+import type { SseFrame } from './sse.ts';
 
 /** The model APIs the gateway speaks. */
 export type ModelApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
@@ -48,12 +48,11 @@ export interface CallObservation {
   usage_reported: boolean;
   stop_reason?: string;
   tool_calls: RequestedToolCall[];
-  text: string;
   error?: string;
 }
 
 export function emptyObservation(): CallObservation {
-  return { usage: zeroTokens(), usage_reported: false, tool_calls: [], text: '' };
+  return { usage: zeroTokens(), usage_reported: false, tool_calls: [] };
 }
 
 /** A tool result the harness sent back to the model in the latest turn. */
@@ -80,10 +79,19 @@ export interface RequestView {
   readonly include_usage?: boolean;
 }
 
-/** Reads a response stream event by event; `observation()` is what it saw so far. */
+/**
+ * Reads a response stream event by event; `observation()` is what it saw so far. Most events of a
+ * stream are text deltas that change no recorded figure: `skim` tells them from their bytes, so
+ * they are never decoded.
+ */
 export interface StreamObserver {
-  /** Returns true when the event carries model output (the first one marks time to first token). */
-  onEvent(event: SseEvent): boolean;
+  /**
+   * From an event's bytes alone: true (model output) or false (not) for an event whose reading
+   * would change nothing the observer records; undefined when it must be parsed (`onData`).
+   */
+  skim?(frame: SseFrame): boolean | undefined;
+  /** An event whose data is a JSON object; true when it carries model output (the first marks TTFT). */
+  onData(data: Record<string, unknown>, frame: SseFrame): boolean;
   observation(): CallObservation;
 }
 
@@ -109,6 +117,14 @@ export interface ApiModule {
   render(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): RenderedAnswer;
   /** An error body in the API's shape. */
   errorBody(type: string, message: string): unknown;
+}
+
+/** `name: message` of an API's error object, its name the first of `names` it has (`error` if none). */
+export function errorText(error: unknown, names: readonly ('type' | 'code')[]): string {
+  const e = isRecord(error) ? error : {};
+  let name: string | undefined;
+  for (const key of names) name ??= str(e[key]);
+  return `${name ?? 'error'}: ${str(e['message']) ?? ''}`;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
