@@ -1,8 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { ApiModule, CallObservation, StreamObserver } from './protocol.ts';
-import { isRecord } from './protocol.ts';
-import { frameData, type SseFrame, SseFramer } from './sse.ts';
-import { isUsageOnlyChunk } from './usage-chunk.ts';
+import type { ApiModule, CallObservation } from './protocol.ts';
+import { StreamReader } from './stream-reader.ts';
 
 /** The most response bytes kept for a cassette or a recorded body (a runaway stream is cut). */
 const MAX_KEPT_BYTES = 8 * 1024 * 1024;
@@ -15,23 +13,16 @@ export interface TapOptions {
 
 /**
  * Sends a response to the harness while reading it. Bytes go to the harness first, unchanged; then
- * SSE events are framed as bytes and read by the API's stream observer, which skims the events that
- * change no figure (text deltas) without decoding them (the first output event marks the time to
- * first token). A JSON body is read once, when it ends; kept bytes are decoded once, at the end.
+ * a stream is read event by event (the first output event marks the time to first token), with
+ * the events that change no figure skimmed from their bytes. A JSON body is read once, when it
+ * ends; kept bytes are decoded once, at the end.
  */
 export class ResponseTap {
-  private framer: SseFramer | undefined;
-  private observer: StreamObserver | undefined;
+  private reader: StreamReader | undefined;
   private json: Buffer[] = [];
   private kept: Buffer[] = [];
   private keptBytes = 0;
   private firstOutput: number | undefined;
-  /** The stream ended inside an event. */
-  private cut = false;
-  /** The data of the event just read, when it was parsed (not skimmed). */
-  private parsed: Record<string, unknown> | undefined;
-  /** With `hideUsage`: copies of the events of the current chunk the harness gets. */
-  private visible: Buffer[] = [];
   status = 0;
   sse = false;
 
@@ -51,10 +42,7 @@ export class ResponseTap {
     this.status = status;
     const type = headers['content-type'];
     this.sse = typeof type === 'string' && type.includes('text/event-stream');
-    if (this.sse) {
-      this.framer = new SseFramer();
-      this.observer = this.api.streamObserver();
-    }
+    if (this.sse) this.reader = new StreamReader(this.api.streamObserver(), this.options.hideUsage);
     this.res.writeHead(status, headers);
     if (!bodyFollows) this.res.flushHeaders();
   }
@@ -66,38 +54,33 @@ export class ResponseTap {
       this.kept.push(buffer);
       this.keptBytes += buffer.length;
     }
-    if (this.framer === undefined) {
+    const reader = this.reader;
+    if (reader === undefined) {
       this.json.push(buffer);
       this.firstOutput ??= performance.now();
       return this.res.write(buffer);
     }
     if (this.options.hideUsage) {
-      this.framer.push(buffer, this.onFrame);
-      return this.writeVisible();
+      this.sawOutput(reader.push(buffer));
+      return this.send(reader.takeVisible());
     }
     // The harness gets the bytes before the gateway reads them.
     const ok = this.res.write(buffer);
-    this.framer.push(buffer, this.onFrame);
+    this.sawOutput(reader.push(buffer));
     return ok;
   }
 
   /** Ends the response (unless the harness is gone) and returns what it carried. */
   end(): CallObservation {
-    if (this.options.hideUsage && this.framer !== undefined) {
-      this.framer.end(this.onFrame);
-      this.writeVisible();
+    const reader = this.reader;
+    if (reader !== undefined && this.options.hideUsage) {
+      this.sawOutput(reader.end());
+      this.send(reader.takeVisible());
     }
     if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
-    return this.observation();
-  }
-
-  private observation(): CallObservation {
-    if (this.framer !== undefined && this.observer !== undefined) {
-      if (!this.options.hideUsage) this.framer.end(this.onFrame);
-      const seen = this.observer.observation();
-      if (this.cut && seen.error === undefined)
-        seen.error = 'stream_truncated: the response stream ended inside an event';
-      return seen;
+    if (reader !== undefined) {
+      if (!this.options.hideUsage) this.sawOutput(reader.end());
+      return reader.observation();
     }
     let body: unknown;
     try {
@@ -108,38 +91,13 @@ export class ResponseTap {
     return this.api.observeJson(body);
   }
 
-  private readonly onFrame = (frame: SseFrame): void => {
-    if (this.read(frame) && this.firstOutput === undefined) this.firstOutput = performance.now();
-    if (this.options.hideUsage && (this.parsed === undefined || !isUsageOnlyChunk(this.parsed)))
-      this.visible.push(Buffer.from(frame.buf.subarray(frame.start, frame.next)));
-  };
-
-  /** Reads one event; true when it carries model output. */
-  private read(frame: SseFrame): boolean {
-    this.parsed = undefined;
-    const observer = this.observer as StreamObserver;
-    // An event the stream ended inside of may be cut short: it is always parsed.
-    const skimmed = frame.unterminated ? undefined : observer.skim?.(frame);
-    if (skimmed !== undefined) return skimmed;
-    const data = frameData(frame);
-    if (data === '[DONE]') return false;
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch {
-      if (frame.unterminated) this.cut = true;
-      return false;
-    }
-    if (!isRecord(value)) return false;
-    this.parsed = value;
-    return observer.onData(value, frame);
+  private sawOutput(output: boolean): void {
+    if (output && this.firstOutput === undefined) this.firstOutput = performance.now();
   }
 
-  private writeVisible(): boolean {
-    if (this.visible.length === 0) return true;
-    const bytes = this.visible.length === 1 ? (this.visible[0] as Buffer) : Buffer.concat(this.visible);
-    this.visible = [];
-    return this.res.destroyed || this.res.writableEnded ? true : this.res.write(bytes);
+  private send(bytes: Buffer | undefined): boolean {
+    if (bytes === undefined || this.res.destroyed || this.res.writableEnded) return true;
+    return this.res.write(bytes);
   }
 
   /** Seconds from the request to the first output event, when there was one. */
