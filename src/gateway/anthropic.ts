@@ -1,22 +1,15 @@
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  errorText,
-  isRecord,
-  type ModelTurn,
-  num,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type TokenCounts,
-  type ToolResultView,
+import type {
+  ApiModule,
+  CallObservation,
+  ModelTurn,
+  RequestView,
+  TokenCounts,
+  ToolResultView,
 } from './protocol.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
 import { type SseFrame, sseText } from './sse.ts';
 import { leadingType } from './sse-skim.ts';
+import { contentText, errorText, isRecord, num, parseArguments, str } from './wire-json.ts';
 
 /** The Anthropic Messages API (`POST /v1/messages`), JSON and streamed. */
 
@@ -92,8 +85,7 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
-class AnthropicStream implements StreamObserver {
-  private readonly seen = emptyObservation();
+class AnthropicStream extends ObservedStream {
   /** Tool-use blocks by index, with their streamed JSON input. */
   private readonly blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
 
@@ -171,10 +163,6 @@ class AnthropicStream implements StreamObserver {
         return false;
     }
   }
-
-  observation(): CallObservation {
-    return this.seen;
-  }
 }
 
 function wireUsage(turn: ModelTurn) {
@@ -200,33 +188,35 @@ function contentBlocks(turn: ModelTurn, id: string) {
   return blocks;
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const blocks = contentBlocks(turn, ids.response);
-  const message = {
-    id: ids.response,
+function message(turn: ModelTurn, request: RequestView, id: string) {
+  return {
+    id,
     type: 'message',
     role: 'assistant',
     model: request.model,
-    content: blocks,
+    content: contentBlocks(turn, id),
     stop_reason: stopReason(turn),
     stop_sequence: null,
     usage: wireUsage(turn),
   };
-  if (!request.stream) return { kind: 'json', body: message };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const body = message(turn, request, ids.response);
   const event = (type: string, data: Record<string, unknown>) => sseText({ type, ...data }, type);
   // As the real API streams: message_start holds the input usage and an output count of 1; the
   // final output count comes in message_delta.
   const chunks = [
     event('message_start', {
       message: {
-        ...message,
+        ...body,
         content: [],
         stop_reason: null,
         usage: { ...wireUsage(turn), output_tokens: 1 },
       },
     }),
   ];
-  blocks.forEach((block, index) => {
+  body.content.forEach((block, index) => {
     if (block['type'] === 'text') {
       chunks.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
       chunks.push(
@@ -248,7 +238,7 @@ function render(turn: ModelTurn, request: RequestView, ids: { response: string }
     }),
   );
   chunks.push(event('message_stop', {}));
-  return { kind: 'sse', chunks };
+  return chunks;
 }
 
 export const anthropicMessages: ApiModule = {
@@ -256,6 +246,7 @@ export const anthropicMessages: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new AnthropicStream(),
-  render,
-  errorBody: (type, message) => ({ type: 'error', error: { type, message } }),
+  renderJson: (turn, request, ids) => message(turn, request, ids.response),
+  renderEvents,
+  errorBody: (type, text) => ({ type: 'error', error: { type, message: text } }),
 };

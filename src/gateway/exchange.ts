@@ -100,14 +100,14 @@ export async function answerFromScript(ex: Exchange): Promise<Outcome> {
     }
   }
   if (answer.kind === 'error') return errorOutcome(ex, answer.status, answer.type, answer.message, 'script');
-  const rendered = ex.api.render(answer.turn, ex.view, { response: responseId(ex) });
+  const ids = { response: responseId(ex) };
   const tap = newTap(ex);
-  if (rendered.kind === 'json') {
+  if (!ex.view.stream) {
     tap.head(200, { 'content-type': 'application/json' }, true);
-    tap.write(JSON.stringify(rendered.body));
+    tap.write(JSON.stringify(ex.api.renderJson(answer.turn, ex.view, ids)));
   } else {
     tap.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, true);
-    for (const chunk of rendered.chunks) tap.write(chunk);
+    for (const chunk of ex.api.renderEvents(answer.turn, ex.view, ids)) tap.write(chunk);
   }
   const observation = tap.end();
   return {

@@ -10,9 +10,9 @@ import {
   upstreamHeaders,
   upstreamLocation,
 } from './forward.ts';
-import { isRecord } from './protocol.ts';
 import type { ResponseTap } from './response-tap.ts';
 import { hidesUsage } from './usage-chunk.ts';
+import { isRecord } from './wire-json.ts';
 
 /**
  * A streamed Chat Completions request reports usage only when it asks

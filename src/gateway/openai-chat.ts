@@ -1,21 +1,8 @@
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  errorText,
-  isRecord,
-  type ModelTurn,
-  num,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type TokenCounts,
-} from './protocol.ts';
+import type { ApiModule, CallObservation, ModelTurn, RequestView, TokenCounts } from './protocol.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
 import { type SseFrame, sseText } from './sse.ts';
 import { bytesAt, stringThenTail } from './sse-skim.ts';
+import { contentText, errorText, isRecord, num, parseArguments, str } from './wire-json.ts';
 
 /** The OpenAI Chat Completions API (`POST /v1/chat/completions`), JSON and streamed. */
 
@@ -110,8 +97,7 @@ const CONTENT_TAILS = [
   '"},"finish_reason":null}],"usage":null}',
 ].map((tail) => Buffer.from(tail));
 
-class ChatStream implements StreamObserver {
-  private readonly seen = emptyObservation();
+class ChatStream extends ObservedStream {
   private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
   /**
    * The bytes before `"choices":[` of the last chunk parsed (id, model, created…). A chunk that
@@ -174,7 +160,7 @@ class ChatStream implements StreamObserver {
     this.head = Buffer.from(buf.subarray(dataStart, dataStart + length));
   }
 
-  observation(): CallObservation {
+  override observation(): CallObservation {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b);
     return {
       ...this.seen,
@@ -198,50 +184,56 @@ function wireUsage(turn: ModelTurn) {
   };
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const toolCalls = turn.tool_calls.map((call, i) => ({
-    id: call.id ?? `call_${ids.response}_${i}`,
+function toolCallsOf(turn: ModelTurn, id: string) {
+  return turn.tool_calls.map((call, i) => ({
+    id: call.id ?? `call_${id}_${i}`,
     type: 'function',
     function: {
       name: call.name,
       arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
     },
   }));
-  const finish = turn.stop_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
-  const base = { id: ids.response, created: 0, model: request.model };
-  if (!request.stream) {
-    const message = {
-      role: 'assistant',
-      content: turn.text ?? null,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    };
-    return {
-      kind: 'json',
-      body: {
-        ...base,
-        object: 'chat.completion',
-        choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-        usage: wireUsage(turn),
-      },
-    };
-  }
+}
+
+const finishOf = (turn: ModelTurn) =>
+  turn.stop_reason ?? (turn.tool_calls.length > 0 ? 'tool_calls' : 'stop');
+
+function renderJson(turn: ModelTurn, request: RequestView, ids: { response: string }): unknown {
+  const toolCalls = toolCallsOf(turn, ids.response);
+  const message = {
+    role: 'assistant',
+    content: turn.text ?? null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
+  return {
+    id: ids.response,
+    created: 0,
+    model: request.model,
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: finishOf(turn), logprobs: null }],
+    usage: wireUsage(turn),
+  };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const base = { id: ids.response, created: 0, model: request.model, object: 'chat.completion.chunk' };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
-    sseText({
-      ...base,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
-    });
+    sseText({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
   const chunks = [chunk({ role: 'assistant', content: '' }, null)];
   if (turn.text !== undefined && turn.text !== '') chunks.push(chunk({ content: turn.text }, null));
-  toolCalls.forEach((call, index) => {
+  toolCallsOf(turn, ids.response).forEach((call, index) => {
     chunks.push(chunk({ tool_calls: [{ index, ...call }] }, null));
   });
-  chunks.push(chunk({}, finish));
+  chunks.push(chunk({}, finishOf(turn)));
   // Like the real API, the usage chunk (with no choices) only for a client that asked for it.
-  if (request.include_usage === true)
-    chunks.push(sseText({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage(turn) }));
+  if (request.include_usage === true) chunks.push(sseText({ ...base, choices: [], usage: wireUsage(turn) }));
   chunks.push(sseText('[DONE]'));
-  return { kind: 'sse', chunks };
+  return chunks;
+}
+
+/** The error body of both OpenAI APIs. */
+export function openAiErrorBody(type: string, message: string): unknown {
+  return { error: { type, message, code: type } };
 }
 
 export const openaiChat: ApiModule = {
@@ -249,6 +241,7 @@ export const openaiChat: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new ChatStream(),
-  render,
-  errorBody: (type, message) => ({ error: { type, message, code: type } }),
+  renderJson,
+  renderEvents,
+  errorBody: openAiErrorBody,
 };

@@ -1,21 +1,9 @@
-import { readOpenAiUsage } from './openai-chat.ts';
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  errorText,
-  isRecord,
-  type ModelTurn,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type ToolResultView,
-} from './protocol.ts';
+import { openAiErrorBody, readOpenAiUsage } from './openai-chat.ts';
+import type { ApiModule, CallObservation, ModelTurn, RequestView, ToolResultView } from './protocol.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
 import { type SseFrame, sseText } from './sse.ts';
 import { leadingType } from './sse-skim.ts';
+import { contentText, errorText, isRecord, parseArguments, str } from './wire-json.ts';
 
 /** The OpenAI Responses API (`POST /v1/responses`), JSON and streamed (what Codex speaks). */
 
@@ -123,9 +111,7 @@ const READ_EVENTS = new Set(['response.created', 'response.output_item.done', 'e
 
 const isOutput = (type: string) => type.endsWith('.delta') || type === 'response.output_item.added';
 
-class ResponsesStream implements StreamObserver {
-  private readonly seen = emptyObservation();
-
+class ResponsesStream extends ObservedStream {
   skim(frame: SseFrame): boolean | undefined {
     const type = leadingType(frame);
     return type === undefined || READ_EVENTS.has(type) ? undefined : isOutput(type);
@@ -152,10 +138,6 @@ class ResponsesStream implements StreamObserver {
       return false;
     }
     return isOutput(type);
-  }
-
-  observation(): CallObservation {
-    return this.seen;
   }
 }
 
@@ -207,20 +189,27 @@ function outputItems(turn: ModelTurn, request: RequestView, id: string): Record<
   return items;
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const output = outputItems(turn, request, ids.response);
-  const incomplete = turn.stop_reason === 'max_output_tokens' || turn.stop_reason === 'content_filter';
-  const response = {
-    id: ids.response,
+const isIncomplete = (turn: ModelTurn) =>
+  turn.stop_reason === 'max_output_tokens' || turn.stop_reason === 'content_filter';
+
+function responseOf(turn: ModelTurn, request: RequestView, id: string) {
+  const incomplete = isIncomplete(turn);
+  return {
+    id,
     object: 'response',
     created_at: 0,
     model: request.model,
     status: incomplete ? 'incomplete' : 'completed',
     incomplete_details: incomplete ? { reason: turn.stop_reason } : null,
-    output,
+    output: outputItems(turn, request, id),
     usage: wireUsage(turn),
   };
-  if (!request.stream) return { kind: 'json', body: response };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const response = responseOf(turn, request, ids.response);
+  const { output } = response;
+  const incomplete = isIncomplete(turn);
   let sequence = 0;
   const event = (type: string, data: Record<string, unknown>) =>
     sseText({ type, sequence_number: sequence++, ...data }, type);
@@ -273,7 +262,7 @@ function render(turn: ModelTurn, request: RequestView, ids: { response: string }
     chunks.push(event('response.output_item.done', { output_index: index, item }));
   });
   chunks.push(event(incomplete ? 'response.incomplete' : 'response.completed', { response }));
-  return { kind: 'sse', chunks };
+  return chunks;
 }
 
 export const openaiResponses: ApiModule = {
@@ -281,6 +270,7 @@ export const openaiResponses: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new ResponsesStream(),
-  render,
-  errorBody: (type, message) => ({ error: { type, message, code: type } }),
+  renderJson: (turn, request, ids) => responseOf(turn, request, ids.response),
+  renderEvents,
+  errorBody: openAiErrorBody,
 };

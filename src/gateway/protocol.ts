@@ -95,6 +95,15 @@ export interface StreamObserver {
   observation(): CallObservation;
 }
 
+/** The part every API's stream observer shares: the observation it fills in as events pass. */
+export abstract class ObservedStream implements StreamObserver {
+  protected readonly seen: CallObservation = emptyObservation();
+  abstract onData(data: Record<string, unknown>, frame: SseFrame): boolean;
+  observation(): CallObservation {
+    return this.seen;
+  }
+}
+
 /** One scripted answer, rendered by each API module in its own wire format. */
 export interface ModelTurn {
   readonly text?: string;
@@ -104,62 +113,15 @@ export interface ModelTurn {
   readonly reasoning?: string;
 }
 
-/** The body of a rendered answer: one JSON document, or SSE chunks in order. */
-export type RenderedAnswer =
-  | { readonly kind: 'json'; readonly body: unknown }
-  | { readonly kind: 'sse'; readonly chunks: readonly string[] };
-
 export interface ApiModule {
   readonly api: ModelApi;
   view(body: Record<string, unknown>): RequestView;
   observeJson(body: unknown): CallObservation;
   streamObserver(): StreamObserver;
-  render(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): RenderedAnswer;
+  /** A scripted answer as the API's JSON response body. */
+  renderJson(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): unknown;
+  /** A scripted answer as the API streams it: the wire text of each event, in order. */
+  renderEvents(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): string[];
   /** An error body in the API's shape. */
   errorBody(type: string, message: string): unknown;
-}
-
-/** `name: message` of an API's error object, its name the first of `names` it has (`error` if none). */
-export function errorText(error: unknown, names: readonly ('type' | 'code')[]): string {
-  const e = isRecord(error) ? error : {};
-  let name: string | undefined;
-  for (const key of names) name ??= str(e[key]);
-  return `${name ?? 'error'}: ${str(e['message']) ?? ''}`;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The text of message content in any of the APIs' shapes (a string or a list of parts). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      if (!isRecord(part)) return '';
-      if (typeof part['text'] === 'string') return part['text'];
-      if (part['type'] === 'tool_result') return contentText(part['content']);
-      return '';
-    })
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
-/** Parses tool arguments sent as a JSON string; the raw text when it is not JSON. */
-export function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,7 +1,7 @@
 import type { CallObservation, StreamObserver } from './protocol.ts';
-import { isRecord } from './protocol.ts';
 import { frameData, type SseFrame, SseFramer } from './sse.ts';
 import { isUsageOnlyChunk } from './usage-chunk.ts';
+import { isRecord } from './wire-json.ts';
 
 /**
  * Reads a response stream for an API's observer: frames the bytes into events, lets the observer

@@ -1,5 +1,5 @@
 import type { Exchange } from './exchange.ts';
-import { isRecord } from './protocol.ts';
+import { isRecord } from './wire-json.ts';
 
 /**
  * A streamed Chat Completions response carries a usage chunk (no choices) only when the request

@@ -61,11 +61,10 @@ function stream(api: ApiModule, t: { texts: string[]; tool: { name: string; arg:
     stream_options: { include_usage: true },
     messages: [],
   });
-  const rendered = api.render(turn, view, { response: 'resp_1' });
-  if (rendered.kind !== 'sse') throw new Error('expected a stream');
+  const rendered = api.renderEvents(turn, view, { response: 'resp_1' });
   // The one delta of the text becomes one delta per piece, as real APIs stream it.
   const whole = JSON.stringify(turn.text).slice(1, -1);
-  return rendered.chunks.flatMap((chunk) =>
+  return rendered.flatMap((chunk) =>
     whole !== '' &&
     chunk.includes(whole) &&
     !chunk.includes('output_text.done') &&
