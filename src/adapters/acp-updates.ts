@@ -25,6 +25,40 @@ function contentText(content: unknown): string {
   return block['type'] === 'text' ? (text(block['text']) ?? '') : '';
 }
 
+/**
+ * The tool's own name, when the agent gives it: ACP has only a `title` for people and a `kind`, so
+ * agents that name the tool the model called put it in their `_meta` namespace (the Claude Code
+ * bridge: `_meta.claudeCode.toolName`). Trajectory checks and comparisons need that name, not a title.
+ */
+function metaToolName(update: JsonRecord): string | undefined {
+  for (const namespace of Object.values(record(update['_meta']))) {
+    const name = text(record(namespace)['toolName']);
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The prompt response's `usage` in our convention (input counts cache reads and writes). ACP's
+ * `totalTokens` is the sum of all token types, so when it covers input, output and both cache
+ * counts, `inputTokens` excluded the cache (the Claude Code bridge); when it falls short, the
+ * agent's input already held it (OpenAI-style).
+ */
+function promptUsage(usage: JsonRecord) {
+  const input = count(usage['inputTokens']);
+  const output = count(usage['outputTokens']);
+  const read = count(usage['cachedReadTokens']);
+  const write = count(usage['cachedWriteTokens']);
+  const total = typeof usage['totalTokens'] === 'number' ? usage['totalTokens'] : undefined;
+  const separate = read + write > 0 && (total === undefined || total >= input + output + read + write);
+  return {
+    tokens_in: separate ? input + read + write : input,
+    tokens_out: output,
+    cached_tokens: read,
+    cache_write_tokens: write,
+  };
+}
+
 /** A tool call's output: its raw output, else the text of its content blocks. */
 function toolResult(update: JsonRecord): unknown {
   if (update['rawOutput'] !== undefined) return update['rawOutput'];
@@ -46,16 +80,29 @@ export function parseAcpSession(log: AcpSessionLog): ParsedTranscript {
   let output = '';
   let thoughts = 0;
   let plans = 0;
+  // Text after a tool call is the next message: kept apart from the one before it.
+  let toolSinceText = false;
+  const named = new Set<string>();
   log.updates.forEach((notification, index) => {
     const update = record(record(notification)['update']);
     const kind = text(update['sessionUpdate']) ?? '';
-    if (kind === 'agent_message_chunk') output += contentText(update['content']);
-    else if (kind === 'agent_thought_chunk') thoughts++;
+    if (kind === 'agent_message_chunk') {
+      const chunk = contentText(update['content']);
+      if (chunk !== '' && toolSinceText && output !== '') output += '\n\n';
+      if (chunk !== '') toolSinceText = false;
+      output += chunk;
+    } else if (kind === 'agent_thought_chunk') thoughts++;
     else if (kind === 'tool_call' || kind === 'tool_call_update') {
+      toolSinceText = true;
       const id = text(update['toolCallId']) ?? `tool-${index}`;
       const call = tools.get(id) ?? { tool_name: 'tool', args: {}, id, role, status: 'success' as const };
-      const name = text(update['name']) ?? text(update['title']);
-      if (name !== undefined && (kind === 'tool_call' || call.tool_name === 'tool')) call.tool_name = name;
+      const own = metaToolName(update) ?? text(update['name']);
+      const title = text(update['title']);
+      if (own !== undefined) {
+        call.tool_name = own;
+        named.add(id);
+      } else if (title !== undefined && !named.has(id) && (kind === 'tool_call' || call.tool_name === 'tool'))
+        call.tool_name = title;
       if (isRecord(update['rawInput'])) call.args = update['rawInput'];
       const result = toolResult(update);
       if (result !== undefined) call.result = result;
@@ -84,10 +131,7 @@ export function parseAcpSession(log: AcpSessionLog): ParsedTranscript {
   if (Object.keys(usage).length > 0)
     trace.agent_calls.push({
       role,
-      tokens_in: count(usage['inputTokens']),
-      tokens_out: count(usage['outputTokens']),
-      cached_tokens: count(usage['cachedReadTokens']),
-      cache_write_tokens: count(usage['cachedWriteTokens']),
+      ...promptUsage(usage),
       metadata: {
         usage_from: 'prompt_response',
         reasoning_tokens: count(usage['thoughtTokens']),

@@ -19,7 +19,13 @@ import { withTimeout } from '../util/timeout.ts';
 import { parseAcpSession } from './acp-updates.ts';
 import { abortedOutput, failedOutput, secondsSince } from './agent-result.ts';
 import { type AcpOptions, AcpOptionsSchema, type McpServer } from './coding-agent-options.ts';
-import { childEnvironment, containedRun, resolveCommand, transcriptOutput } from './coding-agent-run.ts';
+import {
+  agentHome,
+  childEnvironment,
+  containedRun,
+  resolveCommand,
+  transcriptOutput,
+} from './coding-agent-run.ts';
 import { inputText } from './input-template.ts';
 import { terminateProcessGroup } from './process-group.ts';
 import { spawnFailure } from './subprocess.ts';
@@ -89,13 +95,36 @@ async function runAcp(
   ctx: TrialContext,
 ): Promise<AgentOutput> {
   if (ctx.signal.aborted) return abortedOutput(ctx.signal);
+  // The client serves the agent's file reads and writes at host paths: a sandbox that shows other
+  // paths is refused rather than silently run around.
+  if (ctx.sandbox !== undefined && !ctx.sandbox.seesHostPaths)
+    return failedOutput(
+      'config',
+      `the acp adapter runs its agent on the host; it cannot run inside the ${ctx.sandbox.backend} sandbox (use sandbox backend none, or the claude-code or codex adapter)`,
+    );
+  const home = await agentHome('acp', ctx);
+  try {
+    return await runAcpSession(options, environment, input, ctx, home.host);
+  } finally {
+    await home.remove();
+  }
+}
+
+async function runAcpSession(
+  options: AcpOptions,
+  environment: AdapterEnvironment,
+  input: TaskInput,
+  ctx: TrialContext,
+  home: string,
+): Promise<AgentOutput> {
   const start = performance.now();
   const cwd = ctx.workspace ?? environment.baseDir;
+  // A HOME of its own per trial, like every coding-agent CLI: no shared sessions, caches or credentials.
   const spec = {
     command: resolveCommand(options.command, environment.baseDir),
     args: options.args.concat(options.extra_args),
     cwd,
-    env: childEnvironment(options, environment, [], { HOME: environment.env['HOME'] ?? cwd }, ctx),
+    env: childEnvironment(options, environment, [], { HOME: home }, ctx),
     stdin: '',
   };
   // Tagged and tracked like every harness process (subprocess.ts): nothing it starts outlives it.

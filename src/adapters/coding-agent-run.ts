@@ -47,16 +47,18 @@ export async function agentHome(prefix: string, ctx: TrialContext): Promise<Agen
   await mkdir(host, { recursive: true });
   const remove = () => rm(dir, { recursive: true, force: true });
   const sandbox = ctx.sandbox;
-  // The `none` backend runs on the host: the host home is the CLI's.
-  if (sandbox === undefined || sandbox.backend === 'none')
+  // A sandbox that shows host paths as they are (backend `none`) needs no copy: the host home is the CLI's.
+  if (sandbox === undefined || sandbox.seesHostPaths)
     return { host, seen: host, enter: async () => {}, spawn: (spec) => spec, leave: async () => {}, remove };
   return {
     host,
     seen: SANDBOXED_HOME,
     enter: () => sandbox.copyIn(host, SANDBOXED_HOME),
     spawn(spec) {
-      // Inside, the CLI starts in the workspace as the sandbox shows it (Harbor's /app).
-      const wrapped = sandbox.command([spec.command, ...spec.args], { cwd: ctx.workspace, env: spec.env });
+      // Inside, the CLI starts in the workspace as the sandbox shows it (Harbor's /app), by its real
+      // file: a PATH entry reached through a symlinked folder would dangle there (installPaths).
+      const command = realExecutable(spec.command, spec.env['PATH']) ?? spec.command;
+      const wrapped = sandbox.command([command, ...spec.args], { cwd: ctx.workspace, env: spec.env });
       return { ...spec, label: spec.label ?? spec.command, ...wrapped };
     },
     leave: () => sandbox.copyOut(SANDBOXED_HOME, host).catch(() => {}),
@@ -70,19 +72,29 @@ export async function agentHome(prefix: string, ctx: TrialContext): Promise<Agen
  * name found on PATH when that is a link from elsewhere. Nothing when it cannot be found here.
  */
 export function installPaths(command: string, path: string | undefined): string[] {
-  const found = isAbsolute(command) ? command : findExecutable(command, path ?? '');
-  if (found === undefined) return [];
-  let real: string;
-  try {
-    real = realpathSync(found);
-  } catch {
-    return [];
-  }
+  const found = foundExecutable(command, path);
+  const real = realExecutable(command, path);
+  if (found === undefined || real === undefined) return [];
   const parts = real.split(sep);
   const modules = parts.lastIndexOf('node_modules');
   const install = modules > 0 ? parts.slice(0, modules + 1).join(sep) : dirname(real);
   const linked = dirname(found);
   return linked === install || linked.startsWith(`${install}${sep}`) ? [install] : [install, linked];
+}
+
+function foundExecutable(command: string, path: string | undefined): string | undefined {
+  return isAbsolute(command) ? command : findExecutable(command, path ?? '');
+}
+
+/** The file a command names once PATH and every symlink are resolved; undefined when not found here. */
+export function realExecutable(command: string, path: string | undefined): string | undefined {
+  const found = foundExecutable(command, path);
+  if (found === undefined) return undefined;
+  try {
+    return realpathSync(found);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A command named with a slash is relative to the harness file; a bare name is looked up on PATH. */

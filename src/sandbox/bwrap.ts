@@ -58,6 +58,7 @@ const SYSTEM_PREFIXES = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/'];
 export class BwrapSandbox implements SandboxV1 {
   readonly specificationVersion = 'v1';
   readonly backend = 'bwrap';
+  readonly seesHostPaths = false;
   private root: string | undefined;
   private bridge: LoopbackBridge | undefined;
   private readonly copies: SandboxMount[] = [];

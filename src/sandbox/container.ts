@@ -42,6 +42,7 @@ export interface ContainerSpec extends SandboxSpec {
  */
 export class ContainerSandbox implements SandboxV1 {
   readonly specificationVersion = 'v1';
+  readonly seesHostPaths = false;
   private readonly name = `harnesseval-${randomBytes(6).toString('hex')}`;
   private bridge: LoopbackBridge | undefined;
   private root: string | undefined;

@@ -13,6 +13,7 @@ import type { ExecRequest, ExecResult, SandboxCommand, SandboxSpec, SandboxV1 } 
 export class NoSandbox implements SandboxV1 {
   readonly specificationVersion = 'v1';
   readonly backend = 'none';
+  readonly seesHostPaths = true;
 
   constructor(private readonly spec: SandboxSpec) {
     const ws = spec.workspace;

@@ -54,6 +54,11 @@ export type ExecResult = CommandOutcome;
 export interface SandboxV1 {
   readonly specificationVersion: 'v1';
   readonly backend: SandboxBackendName;
+  /**
+   * Whether a command inside sees the host's files at their host paths (no isolation of paths):
+   * then a host folder can be handed to it as it is, with nothing to copy in or out.
+   */
+  readonly seesHostPaths: boolean;
   /** Creates what the sandbox needs (folders, a container). Call once before anything else. */
   prepare(): Promise<void>;
   /**

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startCli } from '../helpers/run-cli.ts';
+import { cli, startCli, waitFor } from '../helpers/run-cli.ts';
 import { type BenchmarkTest, STACK_TRACE, scratch, writeBenchmark } from './helpers.ts';
 
 // ReDoS in every place a pattern is accepted: a `regex` evaluator, a JSONPath `match()` or
@@ -76,16 +76,19 @@ describe('ReDoS: polynomial patterns are stopped on a worker, never on the main 
         evaluators: [{ name: 'jsonpath', options: { path: `$.list[?search(@.name, '${POLYNOMIAL}')]` } }],
       },
     ]);
-    const run = startCli(['run', suite, '--no-store', '--no-progress'], dir);
-    // Once the trial is being judged the worker is busy; the main thread must still take signals.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const run = startCli(['run', suite, '--no-store'], dir);
+    // The progress header is printed once the run has started (its signal handlers are in place);
+    // a fixed delay instead sent SIGTERM before that on a loaded machine. Shortly after, the trial
+    // is being judged and the worker is busy; the main thread must still take signals.
+    await waitFor(() => /trials? to run/.test(run.stderr()), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     run.child.kill('SIGTERM');
     const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
     const r = await run.done;
     clearTimeout(timer);
     expect(r.signal, 'SIGTERM was ignored').toBeNull();
     expect(r.stderr).not.toMatch(STACK_TRACE);
-  }, 40_000);
+  }, 70_000);
 
   it('16 slow regexes at -j 8 time out side by side on a pool, not one after another', async () => {
     const tests: BenchmarkTest[] = Array.from({ length: 16 }, (_, i) => ({

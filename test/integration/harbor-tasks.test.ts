@@ -130,6 +130,47 @@ describe('Harbor task folders (built CLI)', () => {
       expect(hello?.output.tool_calls[0]?.args).toMatchObject({ file_path: '/app/hello.txt' });
     }, 240_000);
 
+    // CI installs the CLI (.ci/install-tools): without it this test fails, it never passes silently.
+    it('real Codex solves hello-file inside bwrap with no network, its shell command run at /app', async () => {
+      expect(existsSync(join(AGENTS_BIN, 'codex')), `${AGENTS_BIN}/codex: run .ci/install-tools`).toBe(true);
+      const experiment = await runJson(
+        [
+          EXAMPLES,
+          '--filter-id',
+          '*hello-file',
+          '--harness',
+          'examples/codex/harbor.yaml',
+          '--sandbox',
+          'bwrap',
+          '--sandbox-network',
+          'none',
+        ],
+        { PATH: `${AGENTS_BIN}:${process.env['PATH']}` },
+      );
+      const record = experiment.records[0];
+      expect(record?.outcome, record?.output.error ?? '').toBe('pass');
+      const script = ModelScriptSchema.parse(
+        parse(readFileSync(join(ROOT, 'examples/codex/scripts/harnesseval/hello-file.yaml'), 'utf8')),
+      );
+      // The model calls went through the gateway (the one thing the sandbox lets through), as scripted.
+      const calls = record?.trace.agent_calls ?? [];
+      expect(calls.map((c) => [c.metadata['source'], c.tokens_in, c.tokens_out, c.cached_tokens])).toEqual(
+        script.turns.map((t) => [
+          'gateway',
+          (t.usage?.input_tokens ?? 0) + (t.usage?.cache_read_tokens ?? 0),
+          t.usage?.output_tokens ?? 0,
+          t.usage?.cache_read_tokens ?? 0,
+        ]),
+      );
+      expect(record?.output.metadata['harness_reported']).toMatchObject({ agent_calls: 2, matched: 2 });
+      // Codex ran the command itself, in the workspace as the sandbox shows it (not the host's folder).
+      expect(record?.output.tool_calls.map((c) => [c.tool_name, c.status, c.result])).toEqual([
+        ['shell', 'success', '/app\nHello, world!\n'],
+      ]);
+      // 5200 + 300 uncached input at $1.25/M, 5200 cached at $0.125/M, 60 output at $10/M.
+      expect(record?.cost_usd).toBeCloseTo((5500 * 1.25 + 5200 * 0.125 + 60 * 10) / 1e6, 10);
+    }, 240_000);
+
     it('validate --oracle reports the task whose own solution fails', async () => {
       const result = await cli(['validate', '--oracle', `${FIXTURES}/broken-oracle`, EXAMPLES]);
       expect(result.status).toBe(1);

@@ -8,10 +8,10 @@ import { type Experiment, ExperimentSchema } from '../../src/core/experiment.ts'
 import type { RunRecord } from '../../src/core/run-record.ts';
 import { ModelScriptSchema } from '../../src/formats/model-script.ts';
 import { Gateway } from '../../src/gateway/server.ts';
-import { costOf, DEFAULT_PRICES, mergePrices } from '../../src/instrument/pricing.ts';
 import { harnessevalCommands } from '../helpers/doc-commands.ts';
 import { survivors } from '../helpers/processes.ts';
 import { cli, ROOT } from '../helpers/run-cli.ts';
+import { type ScriptFigures, scriptFigures } from '../helpers/script-figures.ts';
 
 // The real Claude Code and Codex CLIs (pinned by .ci/install-tools in .tools/agents), run offline
 // by the built CLI against the gateway's scripted model on product-dev tasks.
@@ -79,33 +79,7 @@ const docBlocks = harnessevalCommands(DOC, readFileSync(join(ROOT, DOC), 'utf8')
 const [fixCommand] = docBlocks[0] ?? [];
 const lineageCommands = docBlocks.at(-1) ?? [];
 
-/** What a model script says the calls will be: tokens in our convention, tool calls, cost. */
-async function scriptFigures(file: string, model: string, pricing?: Parameters<typeof mergePrices>[1]) {
-  const script = ModelScriptSchema.parse(parse(await readFile(join(ROOT, file), 'utf8')));
-  const prices = mergePrices(DEFAULT_PRICES, pricing);
-  const calls = script.turns.map((t) => {
-    const u = {
-      input_tokens: t.usage?.input_tokens ?? 0,
-      output_tokens: t.usage?.output_tokens ?? 0,
-      cache_read_tokens: t.usage?.cache_read_tokens ?? 0,
-      cache_write_tokens: t.usage?.cache_write_tokens ?? 0,
-    };
-    const call = {
-      tokens_in: u.input_tokens + u.cache_read_tokens + u.cache_write_tokens,
-      tokens_out: u.output_tokens,
-      cached_tokens: u.cache_read_tokens,
-      cache_write_tokens: u.cache_write_tokens,
-    };
-    return { ...call, cost: costOf(prices, { model, ...call }) ?? Number.NaN };
-  });
-  return { calls, tools: script.turns.flatMap((t) => t.tool_calls.map((c) => c.name)) };
-}
-
-function expectScriptedRecord(
-  r: RunRecord,
-  figures: Awaited<ReturnType<typeof scriptFigures>>,
-  model: string,
-) {
+function expectScriptedRecord(r: RunRecord, figures: ScriptFigures, model: string) {
   const calls = r.trace.agent_calls;
   expect(
     calls.map((c) => [c.model, c.tokens_in, c.tokens_out, c.cached_tokens, c.cache_write_tokens]),

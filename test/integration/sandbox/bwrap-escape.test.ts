@@ -159,7 +159,8 @@ describe.skipIf(!available.ok)('bwrap sandbox: a harness cannot escape', () => {
     });
     expect(small.exitCode).not.toBe(0);
     expect(small.outputTail).toMatch(/allocation failed|out of memory/i);
-    const large = await (await sandbox({ memoryMb: 800 })).exec({
+    // RLIMIT_DATA counts reservations: Node 24 reserves ~550 MB at start-up (Node 20 < 300 MB).
+    const large = await (await sandbox({ memoryMb: 1500 })).exec({
       argv: [node, '-e', allocate],
       timeoutMs: 20_000,
     });
