@@ -11,7 +11,6 @@ export {
   type FunctionAgentContext,
   failedOutput,
   registerAdapter,
-  unregisterAdapter,
 } from './adapters/index.ts';
 export type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './adapters/types.ts';
 export { Evaluator, type EvaluatorConfig, type EvaluatorInit } from './api/evaluator.ts';
@@ -96,7 +95,15 @@ export {
   registerMetric,
 } from './metrics/index.ts';
 export { loadFilePlugins } from './plugins/file-plugins.ts';
-export { definePlugin, type HarnessEvalPlugin, loadPlugin, type PluginReporter } from './plugins/load.ts';
+export {
+  createPluginSet,
+  definePlugin,
+  type HarnessEvalPlugin,
+  loadPlugin,
+  type PluginReporter,
+  registerPlugin,
+} from './plugins/load.ts';
+export { defaultPlugins, type PluginSet } from './plugins/set.ts';
 export { renderComparisonConsole, renderComparisonMarkdown } from './reporters/comparison/index.ts';
 export { renderExperimentHtml } from './reporters/html/index.ts';
 export {

@@ -31,6 +31,5 @@ export {
   findAdapter,
   registerAdapter,
   safeParseAdapterOptions,
-  unregisterAdapter,
 } from './registry.ts';
 export type { AdapterDefinition, AdapterEnvironment, AgentV1, TrialContext } from './types.ts';

@@ -185,12 +185,6 @@ export function registerAdapter<S extends z.ZodType>(
   return registry.register(stored);
 }
 
-/** Removes the user adapter registered under this name (built-ins stay); returns whether there was one. */
-export function unregisterAdapter(name: string, registry: AdapterRegistry = defaultAdapterRegistry): boolean {
-  const plugin = registry.plugin(name);
-  return plugin !== undefined && registry.unregister(plugin);
-}
-
 /** Every adapter name, built-ins first. */
 export function adapterNames(registry: AdapterRegistry = defaultAdapterRegistry): string[] {
   return registry.names();

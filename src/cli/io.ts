@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { PluginSet } from '../plugins/set.ts';
 
 /** Where a command writes, and how. Commands never touch `process.stdout` directly (tests pass buffers). */
 export interface CliIO {
@@ -9,6 +10,21 @@ export interface CliIO {
   readonly cwd: string;
   /** Print stack traces (`--debug`). */
   debug: boolean;
+  /**
+   * This invocation's plugins: `--plugin` and files' `plugins:` modules register here, and every
+   * command looks names up here. `runCli` gives each invocation a copy of the default set (made on
+   * first use, see `invocationPlugins`), so nothing one invocation loads reaches another.
+   */
+  plugins?: PluginSet;
+}
+
+/** The invocation's plugin set, made on first use (a copy of the default set: what a library caller registered). */
+export async function invocationPlugins(io: CliIO): Promise<PluginSet> {
+  if (io.plugins === undefined) {
+    const { copyPluginSet, defaultPlugins } = await import('../plugins/set.ts');
+    io.plugins = copyPluginSet(defaultPlugins);
+  }
+  return io.plugins;
 }
 
 export function processIO(): CliIO {

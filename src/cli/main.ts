@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { harnessEvalVersion } from '../version.ts';
 import { commands } from './commands/index.ts';
 import { CliExit, EXIT, reportError } from './exit.ts';
-import { type CliIO, processIO } from './io.ts';
+import { type CliIO, invocationPlugins, processIO } from './io.ts';
 
 /**
  * The command the arguments name (the first word that is not an option or `--plugin`'s value),
@@ -51,13 +51,15 @@ export function buildProgram(io: CliIO, only?: string): Command {
     const plugins: unknown = cmd.opts()['plugin'];
     if (Array.isArray(plugins) && plugins.length > 0) {
       const { loadPlugin } = await import('../plugins/load.ts');
-      for (const plugin of plugins) if (typeof plugin === 'string') await loadPlugin(plugin, io.cwd);
+      const set = await invocationPlugins(io);
+      for (const plugin of plugins) if (typeof plugin === 'string') await loadPlugin(plugin, io.cwd, set);
     }
     // A suite or benchmark may name its own plugin modules (`plugins:`); they load before the
-    // file is checked, exactly like `--plugin`.
+    // file is checked, exactly like `--plugin`, into this invocation's set.
     if (FILE_COMMANDS.has(action.name())) {
       const { loadFilePlugins } = await import('../plugins/file-plugins.ts');
-      for (const arg of action.args) await loadFilePlugins(resolve(io.cwd, arg));
+      const set = await invocationPlugins(io);
+      for (const arg of action.args) await loadFilePlugins(resolve(io.cwd, arg), set);
     }
   });
   for (const command of commands)
@@ -66,7 +68,10 @@ export function buildProgram(io: CliIO, only?: string): Command {
 }
 
 /** Runs the CLI and resolves with the exit status; never calls `process.exit` itself. */
-export async function runCli(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
+  // Each invocation has its own plugin set (unless the caller hands one over): the plugin modules
+  // one loads never change the names another sees, nor the default set.
+  const io: CliIO = { ...given };
   io.debug = argv.includes('--debug');
   const program = buildProgram(io, namedCommand(argv));
   try {

@@ -31,6 +31,11 @@ export const UsageSchema = z.object({
    * above 0, `cost_usd` is partial (it covers the other calls only).
    */
   unpriced_calls: z.number().int().nonnegative().optional(),
+  /**
+   * true when nobody reported token counts (an imported run whose tool had none): the zeros
+   * above then mean "unknown", and token metrics leave the trial out instead of counting 0.
+   */
+  tokens_unknown: z.literal(true).optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -15,6 +15,7 @@ import {
   checkThresholdRange,
   isRecord,
   type PluginCheckContext,
+  type PluginNames,
 } from './plugin-check.ts';
 import { patternProblem } from './regex-rule.ts';
 
@@ -91,10 +92,16 @@ export function benchmarkToSuite(
   file: string,
   raw: unknown,
   locate: Locate,
-  options: { readonly checkAgent?: boolean } = {},
+  options: { readonly checkAgent?: boolean; readonly plugins?: PluginNames | undefined } = {},
 ): FileResult<Suite> {
   const diagnostics: Diagnostic[] = [];
-  const ctx: PluginCheckContext = { file, locate, diagnostics, checkAgent: options.checkAgent !== false };
+  const ctx: PluginCheckContext = {
+    file,
+    locate,
+    diagnostics,
+    checkAgent: options.checkAgent !== false,
+    plugins: options.plugins,
+  };
   const parsed = BenchmarkFileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, file, locate));
   checkReferences(ctx, raw);

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../core/diagnostic.ts';
 import { type HarnessConfig, HarnessConfigSchema } from '../core/harness-config.ts';
 import type { FileResult } from './benchmark.ts';
 import { issuesToDiagnostics, type Locate } from './issues.ts';
-import { checkAdapter, isRecord } from './plugin-check.ts';
+import { checkAdapter, isRecord, type PluginNames } from './plugin-check.ts';
 import { sandboxRelativeTo } from './sandbox-paths.ts';
 
 const CONFIG_FIELDS = new Set(Object.keys(HarnessConfigSchema.shape));
@@ -12,7 +12,12 @@ const CONFIG_FIELDS = new Set(Object.keys(HarnessConfigSchema.shape));
  * (as a benchmark's `agent:` does); they are merged into `options` and checked against the
  * adapter's schema, so a typo is an unknown option, located at the key.
  */
-export function harnessFileToConfig(file: string, raw: unknown, locate: Locate): FileResult<HarnessConfig> {
+export function harnessFileToConfig(
+  file: string,
+  raw: unknown,
+  locate: Locate,
+  plugins?: PluginNames,
+): FileResult<HarnessConfig> {
   const diagnostics: Diagnostic[] = [];
   if (!isRecord(raw)) {
     const parsed = HarnessConfigSchema.safeParse(raw, { reportInput: true });
@@ -29,7 +34,7 @@ export function harnessFileToConfig(file: string, raw: unknown, locate: Locate):
   const parsed = HarnessConfigSchema.safeParse({ ...fields, options }, { reportInput: true });
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, file, locate));
   const optionsPath = Object.keys(inline).length === 0 && isRecord(raw['options']) ? ['options'] : [];
-  checkAdapter({ file, locate, diagnostics }, raw['adapter'], options, ['adapter'], optionsPath);
+  checkAdapter({ file, locate, diagnostics, plugins }, raw['adapter'], options, ['adapter'], optionsPath);
   if (!parsed.success || diagnostics.length > 0) return { ok: false, diagnostics };
   const config = parsed.data;
   if (config.sandbox !== undefined) config.sandbox = sandboxRelativeTo(config.sandbox, file);

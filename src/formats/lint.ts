@@ -7,6 +7,7 @@ import { type FileKind, isJsonlDataset } from './detect.ts';
 import { streamEvalCases } from './eval-case-stream.ts';
 import { KNOWN_EVAL_CASE_VERSIONS } from './eval-case-v0-rules.ts';
 import { patternOptionProblem } from './pattern-check.ts';
+import type { PluginNames } from './plugin-check.ts';
 import { assertFile } from './read-file.ts';
 
 /** Stable lint rule codes and their severities. */
@@ -31,7 +32,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Lints one input file: schema errors plus the dataset-hygiene rules above. */
-export async function lintFile(path: string, options: { format?: FileKind } = {}): Promise<Diagnostic[]> {
+export async function lintFile(
+  path: string,
+  options: { format?: FileKind; plugins?: PluginNames } = {},
+): Promise<Diagnostic[]> {
   assertFile(path);
   const head = readFileSync(path)
     .subarray(0, 64 * 1024)
@@ -41,7 +45,10 @@ export async function lintFile(path: string, options: { format?: FileKind } = {}
   const { loadSuite } = await import('./load.ts');
   try {
     return lintSuite(
-      await loadSuite(path, options.format === undefined ? {} : { format: options.format }),
+      await loadSuite(path, {
+        ...(options.format === undefined ? {} : { format: options.format }),
+        ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+      }),
       path,
     );
   } catch (error) {

@@ -15,6 +15,7 @@ import type { GradedSuite } from './graded-evaluators.ts';
 import { capDiagnostics, located, MAX_DIAGNOSTICS } from './issues.ts';
 import { readJsonlBatches } from './jsonl.ts';
 import type { ModelScript } from './model-script.ts';
+import type { PluginNames } from './plugin-check.ts';
 import { assertFile, combinedHash, fileHash, readDocument } from './read-file.ts';
 
 export interface LoadOptions {
@@ -27,6 +28,12 @@ export interface LoadOptions {
    * is what `run FILE` needs. `run FILE --harness H` passes false, as it never creates that agent.
    */
   readonly checkAgent?: boolean;
+  /**
+   * The plugin set whose names the file may use (a `PluginSet`); the default set's when absent.
+   * Loading checks names and options only: a file's `plugins:` modules are loaded into the set
+   * beforehand, by `loadFilePlugins(file, plugins)` (the CLI does it for every file it is given).
+   */
+  readonly plugins?: PluginNames;
 }
 
 /** What `validateFile` found: the kind, how many cases/tests/tasks/dimensions, and the problems. */
@@ -275,7 +282,10 @@ async function loadAny(
     case 'benchmark': {
       const { benchmarkToSuite } = await import('./benchmark.ts');
       const r = resultOf(
-        benchmarkToSuite(file, source.value, source.locate, { checkAgent: options.checkAgent !== false }),
+        benchmarkToSuite(file, source.value, source.locate, {
+          checkAgent: options.checkAgent !== false,
+          plugins: options.plugins,
+        }),
       );
       if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
       const graded = await gradedSuite(r.value, file);
@@ -286,7 +296,7 @@ async function loadAny(
     }
     case 'suite': {
       const { suiteFileToSuite } = await import('./suite-file.ts');
-      const r = resultOf(suiteFileToSuite(file, source.value, source.locate));
+      const r = resultOf(suiteFileToSuite(file, source.value, source.locate, options.plugins));
       if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
       const graded = await gradedSuite(r.value.suite, file);
       if (!graded.ok) return { kind: detected, count: 0, diagnostics: relabel([...graded.diagnostics]) };
@@ -297,7 +307,7 @@ async function loadAny(
     }
     case 'task-spec': {
       const { taskSpecToTask } = await import('./task-spec.ts');
-      const r = resultOf(taskSpecToTask(file, source.value, source.locate));
+      const r = resultOf(taskSpecToTask(file, source.value, source.locate, options.plugins));
       if (r.value === undefined) return { kind: detected, count: 0, diagnostics: relabel(r.diagnostics) };
       const task = r.value;
       const files = [task.rubric].filter((f): f is string => f !== undefined);
@@ -336,7 +346,7 @@ async function loadAny(
     }
     case 'harness': {
       const { harnessFileToConfig } = await import('./harness-file.ts');
-      const r = resultOf(harnessFileToConfig(file, source.value, source.locate));
+      const r = resultOf(harnessFileToConfig(file, source.value, source.locate, options.plugins));
       return {
         kind: detected,
         count: r.count,
@@ -451,9 +461,12 @@ export async function safeLoadSuite(path: string, options: LoadOptions = {}): Pr
   }
 }
 
-/** Loads a harness config file (adapter options checked against the adapter's schema). */
-export async function loadHarnessConfig(path: string): Promise<HarnessConfig> {
-  const loaded = await loadKind(path, { format: 'harness' });
+/** Loads a harness config file (adapter options checked against the adapter's schema, in `plugins` if given). */
+export async function loadHarnessConfig(
+  path: string,
+  options: Pick<LoadOptions, 'plugins'> = {},
+): Promise<HarnessConfig> {
+  const loaded = await loadKind(path, { ...options, format: 'harness' });
   if (loaded.kind === 'harness') return loaded.config;
   throw new HarnessEvalError('internal', 'unreachable: harness expected');
 }
@@ -473,8 +486,8 @@ export async function loadRubric(path: string): Promise<Rubric> {
 }
 
 /** Loads a single seed-004 task spec as a Task (refs resolved to absolute paths in `files`). */
-export async function loadTaskSpec(path: string): Promise<Task> {
-  const loaded = await loadKind(path, { format: 'task-spec' });
+export async function loadTaskSpec(path: string, options: Pick<LoadOptions, 'plugins'> = {}): Promise<Task> {
+  const loaded = await loadKind(path, { ...options, format: 'task-spec' });
   if (loaded.kind === 'task-spec' && loaded.suite.tasks[0] !== undefined) return loaded.suite.tasks[0];
   throw new HarnessEvalError('internal', 'unreachable: task spec expected');
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { defaultAdapterRegistry } from '../adapters/registry.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { defaultEvaluatorRegistry } from '../evaluators/registry.ts';
@@ -6,6 +7,29 @@ import { defaultMetricRegistry } from '../metrics/registry.ts';
 import { unknownNameMessage } from '../util/suggest.ts';
 import { type FieldPath, issuesToDiagnostics, type Locate, located } from './issues.ts';
 import { adapterOptionProblems, evaluatorOptionProblems, type OptionProblem } from './option-checks.ts';
+
+/** What a file check reads of one kind's registry: its names and option schemas, never its code. */
+export interface PluginNamesOfKind {
+  names(): string[];
+  has(name: string): boolean;
+  options(name: string): z.ZodType | undefined;
+}
+
+/**
+ * The registries a file is checked against: a `PluginSet` is one. Without one, the default set's
+ * (what `registerEvaluator` & co. add to).
+ */
+export interface PluginNames {
+  readonly evaluators: PluginNamesOfKind;
+  readonly metrics: PluginNamesOfKind;
+  readonly adapters: PluginNamesOfKind;
+}
+
+const DEFAULT_NAMES: PluginNames = {
+  evaluators: defaultEvaluatorRegistry,
+  metrics: defaultMetricRegistry,
+  adapters: defaultAdapterRegistry,
+};
 
 /**
  * Checks plugin references against the registries when a file loads: an unknown name fails
@@ -21,6 +45,12 @@ export interface PluginCheckContext {
    * file's `agent:` with `--harness`, so its agent is never created.
    */
   readonly checkAgent?: boolean;
+  /** The plugin set whose names the file may use; the default set's when absent. */
+  readonly plugins?: PluginNames | undefined;
+}
+
+function namesOf(ctx: PluginCheckContext): PluginNames {
+  return ctx.plugins ?? DEFAULT_NAMES;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -31,10 +61,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function checkEvaluatorRef(ctx: PluginCheckContext, raw: unknown, path: FieldPath): void {
   if (!isRecord(raw) || typeof raw['name'] !== 'string') return;
   const name = raw['name'];
-  const schema = defaultEvaluatorRegistry.options(name);
+  const evaluators = namesOf(ctx).evaluators;
+  const schema = evaluators.options(name);
   if (schema === undefined) {
     const at = [...path, 'name'];
-    const known = defaultEvaluatorRegistry.names();
+    const known = evaluators.names();
     ctx.diagnostics.push(located(ctx.file, ctx.locate(at), at, unknownNameMessage('evaluator', name, known)));
     return;
   }
@@ -69,14 +100,15 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
   if (written === undefined) return;
   const { name, options: aliasOptions } = parseMetricAlias(written);
   const namePath = typeof raw === 'string' ? path : [...path, 'name'];
-  const schema = defaultMetricRegistry.options(name);
+  const metrics = namesOf(ctx).metrics;
+  const schema = metrics.options(name);
   if (schema === undefined) {
     ctx.diagnostics.push(
       located(
         ctx.file,
         ctx.locate(namePath),
         namePath,
-        unknownNameMessage('metric', written, defaultMetricRegistry.names()),
+        unknownNameMessage('metric', written, metrics.names()),
       ),
     );
     return;
@@ -92,8 +124,9 @@ export function checkMetricRef(ctx: PluginCheckContext, raw: unknown, path: Fiel
 /** Checks a metric name used as a threshold key (aliases allowed). */
 export function checkMetricName(ctx: PluginCheckContext, written: string, path: FieldPath): boolean {
   const { name } = parseMetricAlias(written);
-  if (defaultMetricRegistry.has(name)) return true;
-  const known = defaultMetricRegistry.names();
+  const metrics = namesOf(ctx).metrics;
+  if (metrics.has(name)) return true;
+  const known = metrics.names();
   ctx.diagnostics.push(
     located(ctx.file, ctx.locate(path), path, unknownNameMessage('metric', written, known)),
   );
@@ -112,9 +145,10 @@ export function checkAdapter(
   optionsPath: FieldPath,
 ): void {
   if (typeof name !== 'string') return;
-  const schema = defaultAdapterRegistry.options(name);
+  const adapters = namesOf(ctx).adapters;
+  const schema = adapters.options(name);
   if (schema === undefined) {
-    const known = defaultAdapterRegistry.names();
+    const known = adapters.names();
     ctx.diagnostics.push(
       located(ctx.file, ctx.locate(namePath), namePath, unknownNameMessage('adapter', name, known)),
     );

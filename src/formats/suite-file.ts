@@ -16,6 +16,8 @@ import {
   checkMetricRef,
   checkThresholdRange,
   isRecord,
+  type PluginCheckContext,
+  type PluginNames,
 } from './plugin-check.ts';
 import { refTarget, resolveRef } from './refs.ts';
 import { loadRubricInto } from './rubric-file.ts';
@@ -70,11 +72,16 @@ export interface SuiteLoad {
 }
 
 /** Validates a parsed suite, loads every referenced task spec and rubric, and builds the Suite. */
-export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): FileResult<SuiteLoad> {
+export function suiteFileToSuite(
+  file: string,
+  raw: unknown,
+  locate: Locate,
+  plugins?: PluginNames,
+): FileResult<SuiteLoad> {
   const diagnostics: Diagnostic[] = [];
   const parsed = SuiteFileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, file, locate));
-  const ctx = { file, locate, diagnostics };
+  const ctx: PluginCheckContext = { file, locate, diagnostics, plugins };
   const tasks: Task[] = [];
   const rubrics = new Map<string, Rubric>();
   const files = [file];
@@ -108,7 +115,7 @@ export function suiteFileToSuite(file: string, raw: unknown, locate: Locate): Fi
           diagnostics.push(...source.diagnostics);
           return;
         }
-        const task = taskSpecToTask(path, source.value, source.locate);
+        const task = taskSpecToTask(path, source.value, source.locate, plugins);
         if (!task.ok) {
           diagnostics.push(...task.diagnostics);
           return;

@@ -5,7 +5,7 @@ import { VerificationSchema } from '../core/task.ts';
 import { splitCommand } from '../util/split-command.ts';
 import type { FileResult } from './benchmark.ts';
 import { issuesToDiagnostics, type Locate, located } from './issues.ts';
-import { checkEvaluatorRef, isRecord, type PluginCheckContext } from './plugin-check.ts';
+import { checkEvaluatorRef, isRecord, type PluginCheckContext, type PluginNames } from './plugin-check.ts';
 import { refTarget, resolveRef } from './refs.ts';
 
 const CriterionFileSchema = z
@@ -55,11 +55,16 @@ export const TaskSpecFileSchema = z
 export type TaskSpecFile = z.infer<typeof TaskSpecFileSchema>;
 
 /** Validates a parsed task spec, resolves its refs and converts it to a Task. */
-export function taskSpecToTask(file: string, raw: unknown, locate: Locate): FileResult<Task> {
+export function taskSpecToTask(
+  file: string,
+  raw: unknown,
+  locate: Locate,
+  plugins?: PluginNames,
+): FileResult<Task> {
   const diagnostics: Diagnostic[] = [];
   const parsed = TaskSpecFileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, file, locate));
-  const ctx: PluginCheckContext = { file, locate, diagnostics };
+  const ctx: PluginCheckContext = { file, locate, diagnostics, plugins };
   checkCriteriaRaw(ctx, raw);
   const files: Record<string, string> = {};
   const inlineInputs: Record<string, string> = {};

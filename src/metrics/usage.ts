@@ -11,21 +11,28 @@ import type { MetricInput } from './types.ts';
  * no price was known) is left out of the cost metrics and counted in `details.unknown_cost`.
  */
 
-/** Tokens as the adapter reported them, else as the harness's trackers counted them. */
-function tokens(reported: number, tracked: number): number {
-  return reported > 0 ? reported : tracked;
+/**
+ * Tokens as the adapter reported them, else as the harness's trackers counted them; null (left
+ * out, counted in `details.unknown_tokens`) when nobody counted them at all.
+ */
+function tokens(record: RunRecord, reported: number, tracked: number): number | null {
+  if (reported > 0) return reported;
+  if (tracked > 0) return tracked;
+  return record.output.usage.tokens_unknown === true ? null : 0;
 }
 
 export const tokensIn = meanMetric('tokens_in', {
   unit: 'tokens',
   excludePending: false,
-  trialValue: (r) => tokens(r.output.usage.tokens_in, r.metrics.tokens_in),
+  trialValue: (r) => tokens(r, r.output.usage.tokens_in, r.metrics.tokens_in),
+  skippedAs: 'unknown_tokens',
 });
 
 export const tokensOut = meanMetric('tokens_out', {
   unit: 'tokens',
   excludePending: false,
-  trialValue: (r) => tokens(r.output.usage.tokens_out, r.metrics.tokens_out),
+  trialValue: (r) => tokens(r, r.output.usage.tokens_out, r.metrics.tokens_out),
+  skippedAs: 'unknown_tokens',
 });
 
 const knownCost = (record: RunRecord): number | null => record.cost_usd;

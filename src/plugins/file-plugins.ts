@@ -1,9 +1,12 @@
 import { dirname, extname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { Suite } from '../core/suite.ts';
 import { detectDocumentKind } from '../formats/detect.ts';
+import type { LoadOptions } from '../formats/load.ts';
 import { readDocument } from '../formats/read-file.ts';
 import { parseYamlSource } from '../formats/yaml-source.ts';
 import { loadPlugin } from './load.ts';
+import { defaultPlugins, type PluginSet } from './set.ts';
 
 const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
@@ -13,9 +16,10 @@ const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
  * must run before the file loads: the formats check names against the registries and never load
  * plugin code themselves. A file that is missing, unreadable or not a suite or benchmark is left
  * to the loader, which reports it with its location; so is a `plugins:` value of the wrong type.
- * Returns what was registered (`evaluator word_limit`, …).
+ * The modules register into `plugins` (the default set unless given); load the file with the same
+ * set (`loadSuite(file, { plugins })`). Returns what was registered (`evaluator word_limit`, …).
  */
-export async function loadFilePlugins(file: string): Promise<string[]> {
+export async function loadFilePlugins(file: string, plugins: PluginSet = defaultPlugins): Promise<string[]> {
   if (!DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase())) return [];
   let text: string;
   try {
@@ -34,7 +38,7 @@ export async function loadFilePlugins(file: string): Promise<string[]> {
   for (const [i, entry] of list.entries()) {
     if (typeof entry !== 'string' || entry === '') continue;
     try {
-      registered.push(...(await loadPlugin(entry, dirname(file))));
+      registered.push(...(await loadPlugin(entry, dirname(file), plugins)));
     } catch (error) {
       const { line, col } = source.locate(['plugins', i]);
       throw new HarnessEvalError(
@@ -48,4 +52,18 @@ export async function loadFilePlugins(file: string): Promise<string[]> {
     }
   }
   return registered;
+}
+
+/**
+ * A suite or benchmark file loaded with the names its `plugins:` modules register in `plugins`
+ * (what a queue worker does for each experiment it takes).
+ */
+export async function loadSuiteWithPlugins(
+  file: string,
+  plugins: PluginSet,
+  options: Omit<LoadOptions, 'plugins'> = {},
+): Promise<Suite> {
+  await loadFilePlugins(file, plugins);
+  const { loadSuite } = await import('../formats/load.ts');
+  return loadSuite(file, { ...options, plugins });
 }

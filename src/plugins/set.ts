@@ -6,8 +6,8 @@ import { defaultReporterRegistry, ReporterRegistry } from '../reporters/registry
 /**
  * One registry per plugin kind. A run, a file load and a plugin module each take a set
  * explicitly, so two runs in one process can use different plugins under the same names; the
- * default set (`defaultPlugins`) is what `registerEvaluator` & co., `--plugin` and a file's
- * `plugins:` use when no set is given.
+ * default set (`defaultPlugins`) is what `registerEvaluator` & co. use, and what a run or a load
+ * that names no set reads.
  */
 export interface PluginSet {
   readonly evaluators: EvaluatorRegistry;
@@ -32,4 +32,18 @@ export function emptyPluginSet(): PluginSet {
     adapters: new AdapterRegistry(),
     reporters: new ReporterRegistry(),
   };
+}
+
+/**
+ * A new set that starts with the plugins `base` holds now; what is registered in it later stays
+ * in it. A CLI invocation and a queued experiment each work in one, so the plugin modules they
+ * load never reach the default set or another run.
+ */
+export function copyPluginSet(base: PluginSet): PluginSet {
+  const copy = emptyPluginSet();
+  for (const definition of base.evaluators.plugins()) copy.evaluators.register(definition);
+  for (const definition of base.metrics.plugins()) copy.metrics.register(definition);
+  for (const definition of base.adapters.plugins()) copy.adapters.register(definition);
+  for (const definition of base.reporters.plugins()) copy.reporters.register(definition);
+  return copy;
 }

@@ -1,4 +1,5 @@
 import type { Suite } from '../core/suite.ts';
+import type { MetricRegistry } from '../metrics/registry.ts';
 import { resumedTasks } from '../runner/resume-plan.ts';
 import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
@@ -28,7 +29,11 @@ export async function finishIfComplete(
   store: QueueStore,
   suite: Suite,
   experimentId: string,
-  options: { readonly interrupted?: boolean } = {},
+  options: {
+    readonly interrupted?: boolean;
+    /** Where the suite's metric names resolve (the run's plugin set); the default set's when absent. */
+    readonly metrics?: MetricRegistry;
+  } = {},
 ): Promise<boolean> {
   const current = await store.getExperimentDocument(experimentId);
   if (current === undefined || current.status !== 'running') return false;
@@ -45,6 +50,7 @@ export async function finishIfComplete(
       records: experiment.records,
       tasks,
       epochs: locked.settings.epochs,
+      registry: options.metrics,
     });
     return {
       status: complete ? 'completed' : 'interrupted',

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Suite } from '../core/suite.ts';
+import type { MetricRegistry } from '../metrics/registry.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
 import { finishIfComplete, plannedTrials, storedTrials } from './finish.ts';
 import { planJobIds, type QueueStore } from './trial-job.ts';
@@ -26,6 +27,8 @@ export interface FollowOptions {
   readonly experimentId: string;
   /** The suite, to finish the experiment if no worker did (the last one died after its commit). */
   readonly suite?: Suite;
+  /** Where the suite's metric names resolve (the run's plugin set); the default set's when absent. */
+  readonly metrics?: MetricRegistry;
   readonly onProgress?: (progress: QueueProgress) => void;
   readonly intervalMs?: number;
   /** Aborting it stops following (the workers go on). */
@@ -69,7 +72,10 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
     if (stored >= total || open === 0) {
       if (options.suite === undefined) return { experiment };
       const interrupted = stored < total;
-      await finishIfComplete(options.store, options.suite, experiment.id, { interrupted });
+      await finishIfComplete(options.store, options.suite, experiment.id, {
+        interrupted,
+        ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      });
       const finished = (await options.store.getExperimentDocument(experiment.id)) ?? experiment;
       if (!interrupted) return { experiment: finished };
       const reason = await options.queue.lastFailure(ids);

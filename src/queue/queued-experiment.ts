@@ -3,6 +3,7 @@ import type { AgentV1 } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import { copyPluginSet, defaultPlugins, type PluginSet } from '../plugins/set.ts';
 import { TrialChecks } from '../runner/checks.ts';
 import type { TrialDeadlines } from '../runner/deadline.ts';
 import type { RunnerEvent } from '../runner/events.ts';
@@ -17,14 +18,19 @@ import type { ExperimentDocument } from '../store/documents.ts';
 import { secretRedactor } from '../store/redact.ts';
 import { type QueueStore, queuePlanOf } from './trial-job.ts';
 
-/** Loads a suite file (the CLI passes `formats`' loader: the queue knows no file format). */
-export type SuiteLoader = (path: string) => Promise<Suite>;
+/**
+ * Loads a suite file with its `plugins:` modules registered in `plugins` (the CLI passes
+ * `formats`' loader: the queue knows no file format).
+ */
+export type SuiteLoader = (path: string, plugins: PluginSet) => Promise<Suite>;
 
 /** What a worker holds for each experiment it takes jobs of. */
 export interface QueuedExperiment {
   readonly experiment: ExperimentDocument;
   readonly suite: Suite;
   readonly tasks: readonly Task[];
+  /** The experiment's own plugin set: the worker's, plus the modules its suite names. */
+  readonly plugins: PluginSet;
   readonly setup: TrialSetup;
   close(): Promise<void>;
 }
@@ -37,9 +43,10 @@ export async function loadQueuedSuite(
   experiment: ExperimentDocument,
   cwd: string,
   load: SuiteLoader,
+  plugins: PluginSet,
 ): Promise<Suite> {
   const plan = queuePlanOf(experiment);
-  const suite = await load(resolve(cwd, plan.suite_file));
+  const suite = await load(resolve(cwd, plan.suite_file), plugins);
   const planned = experiment.suite.hash;
   const here = suite.source?.hash;
   if (planned !== undefined && here !== planned) {
@@ -58,6 +65,8 @@ export interface OpenQueuedOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly loadSuite: SuiteLoader;
+  /** The worker's plugins (its `--plugin` modules); each experiment gets a copy, the default set's when absent. */
+  readonly plugins?: PluginSet;
   readonly deadlines: TrialDeadlines;
   readonly emit: (event: RunnerEvent) => Promise<void>;
   /** Counts the harness's `rate_limits` over every worker. */
@@ -70,7 +79,9 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `no experiment ${options.experimentId} in the store`);
   const plan = queuePlanOf(experiment);
-  const suite = await loadQueuedSuite(experiment, options.cwd, options.loadSuite);
+  // One set per experiment: the plugin modules one suite names never change another's names.
+  const plugins = copyPluginSet(options.plugins ?? defaultPlugins);
+  const suite = await loadQueuedSuite(experiment, options.cwd, options.loadSuite, plugins);
   const tasks = resumedTasks(suite, experiment);
   await checkCodebases(tasks);
   // As the local runner: `--judge` (kept in the plan) over the suite's, and a multi-step task's
@@ -81,10 +92,13 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     [...tasks, ...tasks.flatMap(stepTasks)],
     options.env,
     rubrics,
+    plugins.evaluators,
   );
   const harnessBaseDir = resolve(options.cwd, plan.harness_dir);
-  const { createAgent } = await import('../adapters/registry.ts');
-  const agent: AgentV1 = await createAgent(experiment.harness, { baseDir: harnessBaseDir, env: options.env });
+  const agent: AgentV1 = await plugins.adapters.createAgent(experiment.harness, {
+    baseDir: harnessBaseDir,
+    env: options.env,
+  });
   const setup = await createTrialSetup({
     experimentId: experiment.id,
     suite,
@@ -106,6 +120,7 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     experiment,
     suite,
     tasks,
+    plugins,
     setup,
     close: async () => {
       await setup.gateway?.close();

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
+import type { PluginSet } from '../plugins/set.ts';
 import { recordingListener } from '../runner/child-records.ts';
 import { TrialDeadlines } from '../runner/deadline.ts';
 import { trialKey } from '../runner/plan.ts';
@@ -47,6 +48,11 @@ export interface WorkerOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly loadSuite: SuiteLoader;
+  /**
+   * The plugins every experiment starts with (the CLI's `--plugin` modules); each experiment
+   * loads its suite's `plugins:` into a copy of its own. The default set when absent.
+   */
+  readonly plugins?: PluginSet;
   /** Aborting it stops taking jobs; the trials in flight finish and are stored. */
   readonly signal?: AbortSignal;
   /** Aborting it abandons the trials in flight: their jobs go back to the queue, nothing is stored. */
@@ -83,6 +89,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         cwd: options.cwd,
         env: options.env,
         loadSuite: options.loadSuite,
+        ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
         deadlines,
         emit: async () => {},
         rateLimiter,
@@ -130,7 +137,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       await options.queue.complete(job.id);
       stored += first ? 1 : 0;
       emit({ type: 'trial_stored', experimentId, record: counted, first });
-      if (await finishIfComplete(options.store, queued.suite, experimentId))
+      if (
+        await finishIfComplete(options.store, queued.suite, experimentId, {
+          metrics: queued.plugins.metrics,
+        })
+      )
         emit({ type: 'experiment_finished', experimentId });
     } catch (error) {
       // A refusal (this checkout has another version of the suite) leaves the job to other workers.

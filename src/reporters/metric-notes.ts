@@ -31,6 +31,8 @@ export function metricNotes(metric: MetricResult): string[] {
   const unknown = count(d['unknown_cost']);
   if (unknown > 0 && metric.unit === 'usd')
     notes.push(`${plural(unknown, 'trial')} with no known cost left out`);
+  const unknownTokens = count(d['unknown_tokens']);
+  if (unknownTokens > 0) notes.push(`${plural(unknownTokens, 'trial')} with no token count left out`);
   const environment = count(d['environment_errors']);
   if (environment > 0) notes.push(`${plural(environment, 'environment error')} left out`);
   const infra = count(d['infra_errors']);

@@ -6,7 +6,11 @@ import type { EvaluatorRef } from '../core/plugin-ref.ts';
 import type { WorkspaceDiff } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Criterion, Task } from '../core/task.ts';
-import { createEvaluator, evaluatorsForTask } from '../evaluators/registry.ts';
+import {
+  defaultEvaluatorRegistry,
+  type EvaluatorRegistry,
+  evaluatorsForTask,
+} from '../evaluators/registry.ts';
 import type { EvaluatorV1 } from '../evaluators/types.ts';
 import type { SandboxV1 } from '../sandbox/types.ts';
 import { pendingCriterion } from '../scoring/rubric-score.ts';
@@ -66,6 +70,7 @@ export class TrialChecks {
     tasks: readonly Task[],
     env: NodeJS.ProcessEnv,
     rubrics?: RubricGrader,
+    registry: EvaluatorRegistry = defaultEvaluatorRegistry,
   ): Promise<TrialChecks> {
     const checks = new TrialChecks(suite, rubrics);
     const cache = new Map<string, Promise<EvaluatorV1>>();
@@ -76,7 +81,7 @@ export class TrialChecks {
         const key = `${baseDir}\u0000${JSON.stringify(ref)}`;
         const cached = cache.get(key);
         if (cached !== undefined) return cached;
-        const created = createEvaluator(ref, { baseDir, env }).catch((error: unknown) => {
+        const created = registry.create(ref, { baseDir, env }).catch((error: unknown) => {
           throw new HarnessEvalError('invalid_config', `task ${task.id}: ${where}: ${messageOf(error)}`, {
             cause: error,
           });

@@ -11,6 +11,7 @@ import type { MetricRef } from '../core/plugin-ref.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import type { MetricRegistry } from '../metrics/registry.ts';
 import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
@@ -157,6 +158,8 @@ export async function planExperiment(options: OpenOptions): Promise<ExperimentPl
 export interface FinishOptions {
   readonly suite: Suite;
   readonly metrics?: readonly MetricRef[] | undefined;
+  /** Where the metric names resolve (the run's plugin set). */
+  readonly metricRegistry?: MetricRegistry | undefined;
   readonly store?: ExperimentStore | undefined;
 }
 
@@ -182,6 +185,7 @@ export async function finishExperiment(
     tasks,
     epochs: settings.epochs,
     metrics: options.metrics,
+    registry: options.metricRegistry,
   });
   const finished: Experiment = {
     ...experiment,

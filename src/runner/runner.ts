@@ -8,6 +8,7 @@ import type { RunRecord } from '../core/run-record.ts';
 import type { SandboxConfig } from '../core/sandbox-config.ts';
 import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
+import { defaultPlugins, type PluginSet } from '../plugins/set.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { secretRedactor } from '../store/redact.ts';
@@ -57,6 +58,12 @@ export interface RunExperimentOptions {
   readonly retryErrors?: string;
   readonly experimentId?: string;
   readonly name?: string;
+  /**
+   * The evaluators, metrics and adapters the suite and the harness name are looked up in
+   * (`createPluginSet(...)`); the default set (`registerEvaluator` & co.) when absent. Two runs
+   * in one process with different sets use different plugins under the same names.
+   */
+  readonly plugins?: PluginSet;
   /** Metrics to compute; the suite's, or the defaults, when absent. */
   readonly metrics?: readonly MetricRef[];
   /** Aborting it stops scheduling; in-flight trials get `graceMs` to finish, then are abandoned. */
@@ -96,6 +103,7 @@ export async function runExperiment(input: RunExperimentOptions): Promise<Experi
     ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
   };
   const env = options.env ?? process.env;
+  const plugins = options.plugins ?? defaultPlugins;
   const store = options.store;
   const suiteDir = suiteDirOf(options.suite);
   const harnessBaseDir = options.harnessBaseDir ?? suiteDir;
@@ -118,13 +126,16 @@ export async function runExperiment(input: RunExperimentOptions): Promise<Experi
     [...tasks, ...tasks.flatMap(stepTasks)],
     env,
     rubrics,
+    plugins.evaluators,
   );
   experiment.metadata = { ...experiment.metadata, rubric: rubrics.status };
 
   const recorder = store === undefined ? undefined : recordingListener(store, experiment.id);
   const noListener = { started: () => {}, ended: () => {} };
   return withChildGroupListener(recorder ?? noListener, async () => {
-    const agent = options.agent ?? (await createAgentFor(options.harness, harnessBaseDir, env));
+    const agent =
+      options.agent ??
+      (await plugins.adapters.createAgent(options.harness, { baseDir: harnessBaseDir, env }));
     let lease: Awaited<ReturnType<typeof takeLease>> | undefined;
     try {
       if (store !== undefined) {
@@ -268,6 +279,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     finishExperiment(experiment, records, tasks, settings, asInterrupted, {
       suite: options.suite,
       metrics: options.metrics,
+      metricRegistry: (options.plugins ?? defaultPlugins).metrics,
       ...(withStore ? { store } : {}),
     });
   let finished: Experiment | undefined;
@@ -294,13 +306,4 @@ function count(
   else if (r.outcome === 'fail') progress.failed++;
   else if (r.outcome === 'error') progress.errored++;
   else progress.pending++;
-}
-
-async function createAgentFor(
-  harness: HarnessConfig,
-  baseDir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<AgentV1> {
-  const { createAgent } = await import('../adapters/registry.ts');
-  return createAgent(harness, { baseDir, env });
 }

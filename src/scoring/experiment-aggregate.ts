@@ -5,6 +5,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
 import { computeMetrics, defaultMetrics } from '../metrics/compute.ts';
+import type { MetricRegistry } from '../metrics/registry.ts';
 import { scoreSuite } from './suite-score.ts';
 import { checkThresholds } from './thresholds.ts';
 
@@ -14,6 +15,8 @@ export interface AggregateInput {
   readonly tasks: readonly Task[];
   readonly epochs: number;
   readonly metrics?: readonly MetricRef[] | undefined;
+  /** Where metric names resolve: the run's plugin set; the default set's when absent. */
+  readonly registry?: MetricRegistry | undefined;
 }
 
 export interface Aggregate {
@@ -45,7 +48,7 @@ export function aggregateExperiment(input: AggregateInput): Aggregate {
     extra.push({ name: 'pass_at_k', options: { k: input.epochs } });
     extra.push({ name: 'pass_hat_k', options: { k: input.epochs } });
   }
-  const metrics = computeMetrics([...refs, ...extra], metricInput);
+  const metrics = computeMetrics([...refs, ...extra], metricInput, input.registry);
   const suiteScore = scoreSuite(input.records, metricTasks, input.suite.scoring);
   const scores: Record<string, number> = {};
   if (suiteScore.overall !== null) scores['overall'] = suiteScore.overall;

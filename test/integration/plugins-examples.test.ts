@@ -6,7 +6,7 @@ import { echoAdapter } from '../../examples/plugins/echo-adapter.ts';
 import { toolCallsMetric } from '../../examples/plugins/tool-calls-metric.ts';
 import { renderTsv, tsvReporterEntry } from '../../examples/plugins/tsv-reporter.ts';
 import { wordLimit } from '../../examples/plugins/word-limit-evaluator.ts';
-import { registerAdapter, unregisterAdapter } from '../../src/adapters/index.ts';
+import { registerAdapter } from '../../src/adapters/index.ts';
 import { AgentOutputSchema } from '../../src/core/agent-output.ts';
 import type { Experiment } from '../../src/core/experiment.ts';
 import type { Suite } from '../../src/core/suite.ts';
@@ -18,17 +18,18 @@ import { runExperiment } from '../../src/runner/runner.ts';
 
 const BENCHMARK = 'examples/plugins/benchmark.yaml';
 let unregisterEvaluator = () => {};
+let unregisterAdapter = () => {};
 
 beforeAll(() => {
   unregisterEvaluator = registerEvaluator(wordLimit);
   registerMetric(toolCallsMetric);
-  registerAdapter(echoAdapter);
+  unregisterAdapter = registerAdapter(echoAdapter);
   registerReporter('tsv', tsvReporterEntry);
 });
 
 afterAll(() => {
   unregisterEvaluator();
-  unregisterAdapter('echo');
+  unregisterAdapter();
 });
 
 function record(experiment: Experiment, id: string) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { cli, ROOT } from '../helpers/run-cli.ts';
 // experiment, shown, exported and compared like a native one.
 const JOB = 'test/fixtures/import/harbor/2026-11-30__14-02-11';
 const MALFORMED = 'test/fixtures/import/harbor-malformed/2026-11-30__bad';
+const INSPECT_LOGS = join(ROOT, 'test/fixtures/import/inspect');
 
 let root = '';
 let count = 0;
@@ -128,6 +129,21 @@ describe('runs import --from harbor (built CLI)', () => {
     expect(shown.stdout).toContain('Imported   harbor test/fixtures/import/harbor/2026-11-30__14-02-11');
     expect(shown.stdout).toContain('1 error (1 infra; infra and environment errors are left out of rates)');
     expect(shown.stdout).toMatch(/success_rate\s+50\.0%.*1 infra error left out/);
+
+    // A trial with no token counts (its environment never came up) has unknown tokens, not 0:
+    // the token means leave it out and say so, as the cost figures do.
+    const noTokens = byTrial.get('node-sum__Qx7')!;
+    expect(noTokens.output.usage.tokens_unknown).toBe(true);
+    const tokensIn = experiment.metrics.find((m) => m.name === 'tokens_in')!;
+    expect(tokensIn.details).toMatchObject({ unknown_tokens: 1 });
+    // node-sum's mean is its one counted trial, not halved by a 0.
+    const known = experiment.records.filter((r) => r.output.usage.tokens_unknown !== true);
+    const perTask = [...new Set(known.map((r) => r.task_id))].map((task) => {
+      const values = known.filter((r) => r.task_id === task).map((r) => r.output.usage.tokens_in);
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    });
+    expect(tokensIn.value).toBeCloseTo(perTask.reduce((a, b) => a + b, 0) / perTask.length, 6);
+    expect(shown.stdout).toMatch(/tokens_in .*1 trial with no token count left out/);
   });
 
   it('refuses to import the same job twice unless --replace', async () => {
@@ -227,6 +243,27 @@ describe('runs import --from inspect (built CLI)', () => {
     });
   });
 
+  it('a sample with no model usage has unknown tokens, not 0, and is left out of the token metrics', async () => {
+    const log = JSON.parse(await readFile(join(ROOT, LOGS, 'word_tasks.json'), 'utf8')) as {
+      samples: { id: string; epoch: number; model_usage?: unknown }[];
+    };
+    const bare = log.samples.find((s) => s.id === 'count-1' && s.epoch === 2)!;
+    delete bare.model_usage;
+    const file = join(root, 'no-usage.json');
+    await writeFile(file, JSON.stringify(log));
+    const store = storeFile();
+    const result = await cli(['runs', '--store', store, 'import', '--from', 'inspect', file]);
+    expect(result.status, result.stderr).toBe(0);
+    const experiment = await exported(store, 'inspect-');
+    const record = experiment.records.find((r) => r.task_id === 'count-1' && r.epoch === 1)!;
+    expect(record.output.usage).toMatchObject({ tokens_in: 0, tokens_out: 0, tokens_unknown: true });
+    expect(record.cost_usd).toBeNull();
+    const others = experiment.records.filter((r) => r !== record);
+    expect(others.every((r) => r.output.usage.tokens_unknown === undefined)).toBe(true);
+    const tokensIn = experiment.metrics.find((m) => m.name === 'tokens_in')!;
+    expect(tokensIn.details).toMatchObject({ unknown_tokens: 1 });
+  });
+
   it('a malformed JSON log is a located error', async () => {
     const store = storeFile();
     const result = await cli([
@@ -244,6 +281,67 @@ describe('runs import --from inspect (built CLI)', () => {
     );
     expect(existsSync(store)).toBe(false);
   });
+});
+
+describe('compare: an imported Inspect log against a HarnessEval run of the same tasks', () => {
+  it('pairs the samples with the native tasks of the same ids, infra errors left out', async () => {
+    // A native benchmark with the Inspect log's two sample ids, answered right every time.
+    const dir = await mkdtemp(join(root, 'native-'));
+    await writeFile(join(dir, 'agent.mjs'), 'export const answer = () => "3";\n');
+    await writeFile(
+      join(dir, 'word-tasks.yaml'),
+      [
+        'version: "1.0"',
+        'name: word-tasks',
+        'agent: { adapter: function, module: ./agent.mjs#answer }',
+        'evaluators:',
+        '  - name: regex',
+        '    options: { pattern: "^3$" }',
+        'tests:',
+        '  - { id: count-1, input: Count the words in sample count-1. }',
+        '  - { id: count-2, input: Count the words in sample count-2. }',
+        '',
+      ].join('\n'),
+    );
+    const store = storeFile();
+    const native = await cli(
+      ['run', 'word-tasks.yaml', '--epochs', '2', '--no-progress', '--store', store],
+      dir,
+    );
+    expect(native.status, native.stderr).toBe(0);
+    const nativeId = /stored experiment (\S+)/.exec(native.stdout + native.stderr)?.[1];
+    expect(nativeId).toBeDefined();
+    const imported = await cli([
+      'runs',
+      '--store',
+      store,
+      'import',
+      '--from',
+      'inspect',
+      `${INSPECT_LOGS}/word_tasks.eval`,
+      '--suite',
+      'word-tasks',
+    ]);
+    expect(imported.status, imported.stderr).toBe(0);
+    const result = await cli(['compare', nativeId!, 'inspect-', '--store', store, '--format', 'json']);
+    expect(result.status, result.stderr).toBe(0);
+    const comparison = JSON.parse(result.stdout) as {
+      metrics: {
+        name: string;
+        values: { value: number | null }[];
+        deltas: { paired: { n: number } | null }[];
+      }[];
+      pairs: { shared_tasks: number }[];
+      warnings: string[];
+    };
+    expect(comparison.pairs[0]?.shared_tasks).toBe(2);
+    const rate = comparison.metrics.find((m) => m.name === 'success_rate')!;
+    expect(rate.values[0]?.value).toBe(1);
+    // count-1: 1 of 2; count-2: 1 of 1 (its second epoch is an infra error, left out of rates).
+    expect(rate.values[1]?.value).toBe(0.75);
+    expect(rate.deltas[0]?.paired?.n).toBe(2);
+    expect(comparison.warnings.join('\n')).not.toContain('ran suite');
+  }, 120_000);
 });
 
 const bwrap = await sandboxAvailability('bwrap');

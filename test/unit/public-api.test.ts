@@ -109,7 +109,9 @@ describe('public API', () => {
         "createAgent",
         "createEvaluator",
         "createMetric",
+        "createPluginSet",
         "defaultMetrics",
+        "defaultPlugins",
         "defaultScoring",
         "defaultStorePath",
         "definePlugin",
@@ -161,6 +163,7 @@ describe('public API', () => {
         "registerAdapter",
         "registerEvaluator",
         "registerMetric",
+        "registerPlugin",
         "registerReporter",
         "renderComparisonConsole",
         "renderComparisonMarkdown",
@@ -181,7 +184,6 @@ describe('public API', () => {
         "stratifiedPaired",
         "streamEvalCases",
         "tasksNeeded",
-        "unregisterAdapter",
         "validateFile",
       ]
     `);

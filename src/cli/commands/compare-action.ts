@@ -16,7 +16,7 @@ import { resolveOutputFormat, VIEW_FORMATS } from '../../reporters/output-format
 import { escapeControl } from '../../util/terminal-text.ts';
 import { CliExit, EXIT } from '../exit.ts';
 import { loadExperimentRefs } from '../experiment-refs.ts';
-import { type CliIO, paint, useColor, writeLine } from '../io.ts';
+import { type CliIO, invocationPlugins, paint, useColor, writeLine } from '../io.ts';
 import type { CompareFlags } from './compare.ts';
 
 type Format = NonNullable<CompareFlags['format']>;
@@ -40,7 +40,7 @@ async function suiteThresholds(
   if (file === undefined || (!flags.suite && !existsSync(file))) return {};
   const { loadSuite } = await import('../../formats/index.ts');
   try {
-    return (await loadSuite(file)).thresholds;
+    return (await loadSuite(file, { plugins: await invocationPlugins(io) })).thresholds;
   } catch (error) {
     if (flags.suite) throw error;
     writeLine(io.stderr, `harnesseval: warning: cannot read thresholds from ${file}: ${errorMessage(error)}`);

@@ -4,6 +4,7 @@
  * in a workspace), its rubric, a CI workflow that compares each pull request with main, and a
  * README. Pure functions: answers in, files out.
  */
+import { DEFAULT_SCORING } from '../../core/suite.ts';
 import { ciWorkflow, projectReadme } from './init-docs.ts';
 import { type GeneratedFile, harnessFiles, hasWorkspace, type InitAnswers } from './init-harness.ts';
 
@@ -26,8 +27,8 @@ ${workspaceTask}  - ref: "tasks/warm-welcome.yaml"
     weight: 0.5
 
 scoring:
-  method: "weighted_average"
-  pass_threshold: 0.75
+  method: "${DEFAULT_SCORING.method}"
+  pass_threshold: ${DEFAULT_SCORING.pass_threshold}
 `;
 }
 

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
 const EXAMPLES = `
@@ -42,7 +42,7 @@ async function runLint(
   for (const file of files) {
     let diagnostics: Awaited<ReturnType<typeof lintFile>>;
     try {
-      diagnostics = await lintFile(file);
+      diagnostics = await lintFile(file, { plugins: await invocationPlugins(io) });
     } catch (error) {
       if (!HarnessEvalError.is(error) || error.code === 'internal') throw error;
       diagnostics = [{ file, line: 0, col: 0, path: '', message: error.message, severity: 'error' }];

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { HarnessEvalError } from '../../core/errors.ts';
 import { storeKind } from '../../store/location.ts';
-import { type CliIO, useColor, writeLine } from '../io.ts';
+import { type CliIO, invocationPlugins, useColor, writeLine } from '../io.ts';
 import { STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 
 const examples = `
@@ -49,22 +49,24 @@ async function viewerFor(reference: string, flags: ReportFlags, io: CliIO): Prom
 }
 
 async function reportAction(reference: string, flags: ReportFlags, io: CliIO): Promise<void> {
-  const [{ loadExperiment, storedAnnotations }, { getReporter, reporterForFile }] = await Promise.all([
+  const [{ loadExperiment, storedAnnotations }, { reporters: registry }] = await Promise.all([
     import('../experiment-source.ts'),
-    import('../../reporters/registry.ts'),
+    invocationPlugins(io),
   ]);
   // Resolve every format before any work, so a typo fails fast with exit 2.
   const outputs = flags.output ?? [];
   const targets: ReportTarget[] =
     outputs.length === 0
       ? [{ format: flags.format ?? 'console' }]
-      : outputs.map((file) => ({ format: flags.format ?? reporterForFile(file), file }));
+      : outputs.map((file) => ({ format: flags.format ?? registry.forFile(file), file }));
   // An unknown reporter is a configuration error to the library; named by a flag, it is usage.
-  const reporters = await Promise.all(targets.map((t) => getReporter(t.format))).catch((error: unknown) => {
-    if (HarnessEvalError.is(error) && error.code === 'invalid_config')
-      throw new HarnessEvalError('usage', error.message, { cause: error, data: error.data });
-    throw error;
-  });
+  const reporters = await Promise.all(targets.map((t) => registry.create(t.format))).catch(
+    (error: unknown) => {
+      if (HarnessEvalError.is(error) && error.code === 'invalid_config')
+        throw new HarnessEvalError('usage', error.message, { cause: error, data: error.data });
+      throw error;
+    },
+  );
   const viewerOrigin = await viewerFor(reference, flags, io);
   const experiment = await loadExperiment(reference, { cwd: io.cwd, store: flags.store, env: io.env });
   // Flaky across stored runs of this harness version too, not only across this run's epochs.

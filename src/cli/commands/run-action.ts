@@ -116,6 +116,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         signal: signals.interrupt.signal,
         stopNow: signals.stopNow.signal,
         env: io.env,
+        ...(io.plugins === undefined ? {} : { plugins: io.plugins }),
         settings: askedSettings(flags, run.given),
         onEvent: async (event) => {
           switch (event.type) {

@@ -105,6 +105,7 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
         queue,
         experimentId: id,
         suite: run.suite,
+        ...(io.plugins === undefined ? {} : { metrics: io.plugins.metrics }),
         signal: stop.signal,
         onProgress: (p: QueueProgress) => progress?.update(p),
       });

@@ -8,7 +8,7 @@ import { type SandboxConfig, SandboxConfigSchema } from '../../core/sandbox-conf
 import type { ReporterV1 } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import type { ResumeInputs } from '../run-stop.ts';
 import { openCliStore, STORE_OPTION_HELP, storeLocation } from '../store-location.ts';
 import { executeRun, type RunFlags } from './run-action.ts';
@@ -186,6 +186,7 @@ async function runCommand(
     return EXIT.usage;
   }
   const { loadSuite, loadHarnessConfig } = await import('../../formats/index.ts');
+  const plugins = await invocationPlugins(io);
   let suite: Awaited<ReturnType<typeof loadSuite>>;
   let harness: HarnessConfig;
   let harnessBaseDir: string;
@@ -195,6 +196,7 @@ async function runCommand(
     // With --harness the file's own agent is never created, so it need not be creatable.
     suite = await loadSuite(resolve(io.cwd, file), {
       checkAgent: flags.harness === undefined,
+      plugins,
       ...(flags.timeoutMultiplier === undefined ? {} : { timeoutMultiplier: flags.timeoutMultiplier }),
     });
     judge = await judgeFor(suite, flags.judge);
@@ -204,7 +206,7 @@ async function runCommand(
       harnessBaseDir = io.cwd;
     } else if (flags.harness !== undefined) {
       const path = resolve(io.cwd, flags.harness);
-      harness = await loadHarnessConfig(path);
+      harness = await loadHarnessConfig(path, { plugins });
       harnessBaseDir = dirname(path);
     } else if (suite.harness !== undefined) {
       harness = suite.harness;
@@ -221,17 +223,16 @@ async function runCommand(
     });
   }
 
-  const { getReporter, reporterForFile } = await import('../../reporters/registry.ts');
   const fileReporters: { reporter: ReporterV1; destination: string }[] = [];
   const stdoutReporters: ReporterV1[] = [];
   try {
     for (const out of flags.output)
       fileReporters.push({
-        reporter: await getReporter(reporterForFile(out)),
+        reporter: await plugins.reporters.create(plugins.reporters.forFile(out)),
         destination: await writableDestination(resolve(io.cwd, out), out),
       });
     for (const name of flags.reporter.length > 0 ? flags.reporter : ['console'])
-      stdoutReporters.push(await getReporter(name));
+      stdoutReporters.push(await plugins.reporters.create(name));
   } catch (error) {
     return reportError(io, error, { usage: EXIT.usage, invalid_config: EXIT.usage, not_found: EXIT.usage });
   }

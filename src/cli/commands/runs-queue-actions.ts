@@ -1,6 +1,6 @@
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import { CliExit, EXIT } from '../exit.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
 import { chosenStore, shownStore } from '../store-location.ts';
 import { openQueueAt } from './queue-connection.ts';
@@ -39,16 +39,17 @@ export async function cancelRun(io: CliIO, choice: QueueChoice): Promise<void> {
 /** `runs watch ID`: follows a queued experiment from any machine until it is no longer running. */
 export async function watchRun(io: CliIO, choice: QueueChoice): Promise<void> {
   const status = await withQueue(io, choice, async ({ store, queue }, id) => {
-    const [{ followExperiment, loadQueuedSuite }, { loadSuite }] = await Promise.all([
+    const [{ followExperiment, loadQueuedSuite }, { loadSuiteWithPlugins }] = await Promise.all([
       import('../../queue/index.ts'),
-      import('../../formats/index.ts'),
+      import('../../plugins/file-plugins.ts'),
     ]);
     // With the suite (this is a checkout of it) the watcher can finish what no worker finished.
+    const plugins = await invocationPlugins(io);
     const document = await store.getExperimentDocument(id);
     const suite =
       document === undefined
         ? undefined
-        : await loadQueuedSuite(document, io.cwd, (path) => loadSuite(path)).catch(() => undefined);
+        : await loadQueuedSuite(document, io.cwd, loadSuiteWithPlugins, plugins).catch(() => undefined);
     const progress = new ProgressDisplay(io, io.stderr.isTTY === true);
     const stop = new AbortController();
     const onSignal = () => stop.abort();
@@ -59,6 +60,7 @@ export async function watchRun(io: CliIO, choice: QueueChoice): Promise<void> {
         queue,
         experimentId: id,
         ...(suite === undefined ? {} : { suite }),
+        metrics: plugins.metrics,
         signal: stop.signal,
         onProgress: (p) => progress.update(p),
       });

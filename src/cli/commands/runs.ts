@@ -130,7 +130,7 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     )
     .option(
       '--pass-threshold <score>',
-      'with --from: a trial passes when its main score (reward) is at least this (default 1)',
+      'with --from: a trial passes when its main score (reward) is at least this (default 1; promptfoo: its own verdict unless given)',
       parseScore,
     )
     .option(

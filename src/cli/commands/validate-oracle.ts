@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { HarnessConfigSchema } from '../../core/harness-config.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 
 export interface OracleFailure {
   readonly file: string;
@@ -17,9 +17,11 @@ export async function oracleCheck(io: CliIO, file: string): Promise<OracleFailur
     import('../../formats/load.ts'),
     import('../../runner/runner.ts'),
   ]);
-  const suite = await loadSuite(resolve(io.cwd, file));
+  const plugins = await invocationPlugins(io);
+  const suite = await loadSuite(resolve(io.cwd, file), { plugins });
   const experiment = await runExperiment({
     suite,
+    plugins,
     harness: HarnessConfigSchema.parse({ name: 'oracle', version: '1.0.0', adapter: 'oracle' }),
     harnessBaseDir: io.cwd,
     env: io.env,

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { FILE_KINDS } from '../../formats/detect.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
 const NOUN: Record<string, string> = {
@@ -60,11 +60,12 @@ async function runValidate(
       import('../exit.ts'),
     ]);
   const format = opts.as !== undefined && isFileKind(opts.as) ? opts.as : undefined;
+  const plugins = await invocationPlugins(io);
   const reports = [];
   let failed = false;
   for (const file of files) {
     try {
-      const report = await validateFile(file, format === undefined ? {} : { format });
+      const report = await validateFile(file, format === undefined ? { plugins } : { format, plugins });
       const ok = report.diagnostics.length === 0;
       failed ||= !ok;
       reports.push({

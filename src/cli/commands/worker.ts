@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { WorkerEvent } from '../../queue/worker.ts';
 import { CliExit, EXIT, reportError } from '../exit.ts';
-import type { CliIO } from '../io.ts';
+import { type CliIO, invocationPlugins } from '../io.ts';
 import { chosenStore, shownStore } from '../store-location.ts';
 import type { RegisterCommand } from './index.ts';
 import { workerTags } from './worker-tags.ts';
@@ -68,12 +68,13 @@ function describe(event: WorkerEvent): string {
 
 async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
   const url = flags.queue ?? chosenStore(flags.store, io.env);
-  const [{ openQueueAt }, { runWorker }, { loadSuite }, { killAllChildGroups }] = await Promise.all([
-    import('./queue-connection.ts'),
-    import('../../queue/worker.ts'),
-    import('../../formats/index.ts'),
-    import('../../util/child-groups.ts'),
-  ]);
+  const [{ openQueueAt }, { runWorker }, { loadSuiteWithPlugins }, { killAllChildGroups }] =
+    await Promise.all([
+      import('./queue-connection.ts'),
+      import('../../queue/worker.ts'),
+      import('../../plugins/file-plugins.ts'),
+      import('../../util/child-groups.ts'),
+    ]);
   let connection: Awaited<ReturnType<typeof openQueueAt>>;
   try {
     connection = await openQueueAt(url, io.env);
@@ -109,7 +110,9 @@ async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
       ...(flags.tags === undefined ? {} : { tags: flags.tags }),
       cwd: io.cwd,
       env: io.env,
-      loadSuite: (path) => loadSuite(path),
+      // Each experiment's suite loads its `plugins:` into that experiment's own set.
+      loadSuite: loadSuiteWithPlugins,
+      plugins: await invocationPlugins(io),
       signal: stop.signal,
       stopNow: stopNow.signal,
       onEvent: (event) => io.stderr.write(`${describe(event)}\n`),

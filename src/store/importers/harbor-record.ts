@@ -102,18 +102,20 @@ function tokens(trial: HarborTrial, unmapped: UnmappedFields) {
   const fromAtif = trial.trajectory?.usage;
   const input = agent?.n_input_tokens ?? fromAtif?.tokens_in;
   const output = agent?.n_output_tokens ?? fromAtif?.tokens_out;
-  if (input == null || output == null)
+  const unknown = input == null || output == null;
+  if (unknown)
     unmapped.note(
       'agent_result.n_input_tokens/n_output_tokens',
-      'not reported (no trajectory either): counted as 0 tokens',
+      'not reported (no trajectory either): tokens unknown, left out of the token metrics',
     );
   const cost = agent?.cost_usd ?? fromAtif?.cost_usd ?? null;
   return {
     tokens_in: input ?? 0,
     tokens_out: output ?? 0,
     cached_tokens: agent?.n_cache_tokens ?? fromAtif?.cached_tokens ?? 0,
-    // Unpriced stays unpriced: no cost reported is null, never 0.
+    // Unpriced stays unpriced: no cost reported is null, never 0; no count is unknown, never 0.
     cost_usd: cost,
+    ...(unknown ? { tokens_unknown: true as const } : {}),
   };
 }
 

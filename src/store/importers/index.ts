@@ -15,6 +15,7 @@ const IMPORTERS: Record<
 > = {
   harbor: async () => (await import('./harbor.ts')).importHarborJob,
   inspect: async () => (await import('./inspect.ts')).importInspectLog,
+  promptfoo: async () => (await import('./promptfoo.ts')).importPromptfoo,
 };
 
 /** Another tool's results at `path` as HarnessEval experiments (not yet stored, metrics not yet computed). */

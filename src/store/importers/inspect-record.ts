@@ -65,6 +65,8 @@ function usage(models: Readonly<Record<string, InspectModelUsage>>) {
     // Unpriced stays unpriced: no model priced is null; some priced is a partial cost, marked.
     cost_usd: count === 0 || unpriced === count ? null : cost,
     ...(unpriced > 0 && unpriced < count ? { unpriced_calls: unpriced } : {}),
+    // No model usage at all is unknown, never 0 tokens (the token metrics leave it out and say so).
+    ...(count === 0 ? { tokens_unknown: true as const } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { HarnessEvalError } from '../../core/errors.ts';
+import type { HarnessEvalError } from '../../core/errors.ts';
 import type { ExperimentStatus } from '../../core/experiment.ts';
 import { ZipArchive, ZipError } from '../../util/zip-reader.ts';
 import { importedExperiment, isoTime } from './experiment-draft.ts';
@@ -11,7 +11,7 @@ import {
   type InspectSample,
   InspectSampleSchema,
 } from './inspect-schema.ts';
-import { parseForeignJson, readForeignJson } from './json-document.ts';
+import { fileProblem, parseForeignJson, readForeignJson } from './json-document.ts';
 import type { ImportedRuns, ImportOptions } from './types.ts';
 import { UnmappedFields } from './unmapped.ts';
 
@@ -23,20 +23,11 @@ const STATUS: Record<InspectHeader['status'], ExperimentStatus> = {
 };
 
 function zipFailure(shown: string, error: unknown): HarnessEvalError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new HarnessEvalError('invalid_input', `${shown} cannot be read as an Inspect .eval log`, {
+  return fileProblem(`${shown} cannot be read as an Inspect .eval log`, {
+    file: shown,
+    message: error instanceof Error ? error.message : String(error),
+    expected: 'an Inspect .eval zip log, or the JSON form (`inspect log convert --to json`)',
     cause: error,
-    diagnostics: [
-      {
-        file: shown,
-        line: 0,
-        col: 0,
-        path: '',
-        message,
-        expected: 'an Inspect .eval zip log, or the JSON form (`inspect log convert --to json`)',
-        severity: 'error',
-      },
-    ],
   });
 }
 
@@ -79,18 +70,11 @@ async function readLog(path: string, shown: string) {
 export async function importInspectLog(path: string, options: ImportOptions): Promise<ImportedRuns> {
   const { header, samples } = await readLog(path, options.shown);
   if (samples.length === 0)
-    throw new HarnessEvalError('invalid_input', `${options.shown} has no samples to import`, {
-      diagnostics: [
-        {
-          file: options.shown,
-          line: 0,
-          col: 0,
-          path: 'samples',
-          message: 'the log holds no samples (run with log_samples on, or a header-only log was given)',
-          expected: 'an eval log with samples',
-          severity: 'error',
-        },
-      ],
+    throw fileProblem(`${options.shown} has no samples to import`, {
+      file: options.shown,
+      path: 'samples',
+      message: 'the log holds no samples (run with log_samples on, or a header-only log was given)',
+      expected: 'an eval log with samples',
     });
   const spec = header.eval;
   const solver = spec.solver ?? (header.plan?.steps.map((s) => s.solver).join('+') || undefined);

@@ -56,3 +56,27 @@ export async function readForeignJson<S extends z.ZodType>(
   }
   return parseForeignJson(text, shown, schema);
 }
+
+/**
+ * A problem with a whole file or one of its tables, where no line can be pointed at:
+ * `file: path: message (expected …)`, and nothing is imported.
+ */
+export function fileProblem(
+  summary: string,
+  problem: { file: string; path?: string; message: string; expected: string; cause?: unknown },
+): HarnessEvalError {
+  return new HarnessEvalError('invalid_input', summary, {
+    ...(problem.cause === undefined ? {} : { cause: problem.cause }),
+    diagnostics: [
+      {
+        file: problem.file,
+        line: 0,
+        col: 0,
+        path: problem.path ?? '',
+        message: problem.message,
+        expected: problem.expected,
+        severity: 'error',
+      },
+    ],
+  });
+}

@@ -1,6 +1,6 @@
 import type { Experiment } from '../../core/experiment.ts';
 
-export const IMPORT_TOOLS = ['harbor', 'inspect'] as const;
+export const IMPORT_TOOLS = ['harbor', 'inspect', 'promptfoo'] as const;
 export type ImportTool = (typeof IMPORT_TOOLS)[number];
 
 /** A field of the source that the importer could not map, and in how many places it occurred. */
@@ -15,7 +15,10 @@ export interface ImportOptions {
   readonly shown: string;
   /** Store the experiments under this suite id (to compare with a native run of the same tasks). */
   readonly suiteId?: string | undefined;
-  /** A trial passes when its main score is at least this (default 1: full marks). */
+  /**
+   * A trial passes when its main score is at least this (default 1: full marks; promptfoo: its own
+   * verdict, `success`, unless this is given).
+   */
   readonly passThreshold?: number | undefined;
   /** More exception types (Harbor) to count as infrastructure errors. */
   readonly infraExceptions?: readonly string[] | undefined;

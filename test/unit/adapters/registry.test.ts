@@ -6,7 +6,6 @@ import {
   createAgent,
   registerAdapter,
   safeParseAdapterOptions,
-  unregisterAdapter,
 } from '../../../src/adapters/registry.ts';
 import type { AdapterDefinition } from '../../../src/adapters/types.ts';
 import { agentOutput } from '../../../src/core/agent-output.ts';
@@ -39,9 +38,14 @@ const reverse: AdapterDefinition<z.ZodObject<{ suffix: z.ZodDefault<z.ZodString>
   }),
 };
 
+/** Every registration a test makes is undone with the function it returned (the one way to unregister). */
+const registered: (() => void)[] = [];
+function register<S extends z.ZodType>(definition: AdapterDefinition<S>): void {
+  registered.push(registerAdapter(definition));
+}
+
 afterEach(() => {
-  unregisterAdapter('reverse');
-  unregisterAdapter('broken');
+  for (const unregister of registered.splice(0)) unregister();
 });
 
 describe('adapter registry', () => {
@@ -107,7 +111,7 @@ describe('adapter registry', () => {
   });
 
   it('registers a plugin adapter, validates its options and runs it', async () => {
-    registerAdapter(reverse);
+    register(reverse);
     expect(adapterNames()).toContain('reverse');
     const agent = await createAgent(harness('reverse', { suffix: '!' }), { baseDir: fixturesDir });
     expect((await agent.run('abc', trialContext())).output).toBe('cba!');
@@ -116,7 +120,7 @@ describe('adapter registry', () => {
   });
 
   it('refuses an agent whose specificationVersion this HarnessEval does not run, naming the adapter', async () => {
-    registerAdapter({
+    register({
       ...reverse,
       name: 'broken',
       create: async () =>
@@ -131,7 +135,7 @@ describe('adapter registry', () => {
     expect(() => registerAdapter({ ...reverse, name: 'http' })).toThrow(
       'cannot register an adapter "http": a built-in adapter has that name and cannot be replaced',
     );
-    registerAdapter({
+    register({
       ...reverse,
       name: 'broken',
       create: async () => {
@@ -141,5 +145,25 @@ describe('adapter registry', () => {
     const error = await createError('broken', {});
     expect(error.message).toBe('adapter "broken" could not be created: no socket');
     expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
+  it('unregisters as every kind does: by the function register returned, which removes its own definition only', () => {
+    const unregisterFirst = registerAdapter(reverse);
+    unregisterFirst();
+    expect(adapterNames()).not.toContain('reverse');
+    const second: AdapterDefinition = { ...reverse };
+    const unregisterSecond = registerAdapter(second);
+    // The first registration's function no longer owns the name: the second plugin stays.
+    unregisterFirst();
+    expect(adapterNames()).toContain('reverse');
+    unregisterSecond();
+    expect(adapterNames()).not.toContain('reverse');
+  });
+
+  it('has no unregister by name: nothing can remove a plugin it did not register', async () => {
+    const adapters = await import('../../../src/adapters/index.ts');
+    const api = await import('../../../src/index.ts');
+    expect(Object.keys(adapters).filter((name) => /^unregister/i.test(name))).toEqual([]);
+    expect(Object.keys(api).filter((name) => /^unregister/i.test(name))).toEqual([]);
   });
 });

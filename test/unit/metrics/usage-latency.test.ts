@@ -156,3 +156,28 @@ describe('pooledQuantile (the bootstrap statistic of latency percentiles)', () =
     }
   });
 });
+
+describe('tokens nobody counted', () => {
+  it('a trial whose tokens nobody counted is left out and counted, never averaged in as 0', () => {
+    const records = [
+      record({
+        task_id: 'a',
+        outcome: 'pass',
+        output: { output: 'x', usage: { tokens_in: 100, tokens_out: 10 } },
+      }),
+      record({
+        task_id: 'b',
+        outcome: 'pass',
+        output: { output: 'x', usage: { tokens_unknown: true } },
+      }),
+      // a counted 0 (a cached answer, say) is a real 0
+      record({ task_id: 'c', outcome: 'pass', output: { output: 'x', usage: { tokens_in: 0 } } }),
+    ];
+    const tokensIn = createMetric('tokens_in').calculate(input(records));
+    expect(tokensIn.value).toBe(50);
+    expect(tokensIn.details).toMatchObject({ unknown_tokens: 1 });
+    expect(createMetric('tokens_out').calculate(input(records)).details).toMatchObject({ unknown_tokens: 1 });
+    const none = createMetric('tokens_in').calculate(input([records[1]!]));
+    expect(none.value).toBeNull();
+  });
+});
