@@ -1,20 +1,15 @@
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  isRecord,
-  type ModelTurn,
-  num,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type TokenCounts,
-  type ToolResultView,
+import type {
+  ApiModule,
+  CallObservation,
+  ModelTurn,
+  RequestView,
+  TokenCounts,
+  ToolResultView,
 } from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { leadingType } from './sse-skim.ts';
+import { contentText, errorText, isRecord, num, parseArguments, str } from './wire-json.ts';
 
 /** The Anthropic Messages API (`POST /v1/messages`), JSON and streamed. */
 
@@ -66,7 +61,6 @@ function view(body: Record<string, unknown>): RequestView {
 function observeContent(blocks: unknown, into: CallObservation): void {
   for (const block of Array.isArray(blocks) ? blocks : []) {
     if (!isRecord(block)) continue;
-    if (block['type'] === 'text') into.text += str(block['text']) ?? '';
     if (block['type'] === 'tool_use' && typeof block['name'] === 'string')
       into.tool_calls.push({
         ...(typeof block['id'] === 'string' ? { id: block['id'] } : {}),
@@ -80,7 +74,7 @@ function observeJson(body: unknown): CallObservation {
   const seen = emptyObservation();
   if (!isRecord(body)) return seen;
   if (body['type'] === 'error' && isRecord(body['error'])) {
-    seen.error = `${str(body['error']['type']) ?? 'error'}: ${str(body['error']['message']) ?? ''}`;
+    seen.error = errorText(body['error'], ['type']);
     return seen;
   }
   if (typeof body['model'] === 'string') seen.model = body['model'];
@@ -91,14 +85,29 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
-class AnthropicStream implements StreamObserver {
-  private readonly seen = emptyObservation();
+class AnthropicStream extends ObservedStream {
   /** Tool-use blocks by index, with their streamed JSON input. */
   private readonly blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+  skim(frame: SseFrame): boolean | undefined {
+    switch (leadingType(frame)) {
+      case undefined:
+      case 'message_start':
+      case 'content_block_start':
+      case 'message_delta':
+      case 'error':
+        return undefined;
+      // Text and thinking deltas are output and change nothing recorded; tool input is read.
+      case 'content_block_delta':
+        return this.blocks.size === 0 ? true : undefined;
+      case 'content_block_stop':
+        return this.blocks.size === 0 ? false : undefined;
+      default:
+        return false;
+    }
+  }
+
+  onData(data: Record<string, unknown>): boolean {
     const seen = this.seen;
     switch (data['type']) {
       case 'message_start': {
@@ -117,12 +126,10 @@ class AnthropicStream implements StreamObserver {
             json: '',
             input: block['input'] ?? {},
           });
-        if (block['type'] === 'text') seen.text += str(block['text']) ?? '';
         return true;
       }
       case 'content_block_delta': {
         const delta = isRecord(data['delta']) ? data['delta'] : {};
-        if (delta['type'] === 'text_delta') seen.text += str(delta['text']) ?? '';
         if (delta['type'] === 'input_json_delta') {
           const block = this.blocks.get(num(data['index']));
           if (block !== undefined) block.json += str(delta['partial_json']) ?? '';
@@ -149,18 +156,12 @@ class AnthropicStream implements StreamObserver {
         seen.usage_reported = readUsage(data['usage'], seen.usage) || seen.usage_reported;
         return false;
       }
-      case 'error': {
-        const error = isRecord(data['error']) ? data['error'] : {};
-        seen.error = `${str(error['type']) ?? 'error'}: ${str(error['message']) ?? ''}`;
+      case 'error':
+        seen.error = errorText(data['error'], ['type']);
         return false;
-      }
       default:
         return false;
     }
-  }
-
-  observation(): CallObservation {
-    return this.seen;
   }
 }
 
@@ -187,33 +188,35 @@ function contentBlocks(turn: ModelTurn, id: string) {
   return blocks;
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const blocks = contentBlocks(turn, ids.response);
-  const message = {
-    id: ids.response,
+function message(turn: ModelTurn, request: RequestView, id: string) {
+  return {
+    id,
     type: 'message',
     role: 'assistant',
     model: request.model,
-    content: blocks,
+    content: contentBlocks(turn, id),
     stop_reason: stopReason(turn),
     stop_sequence: null,
     usage: wireUsage(turn),
   };
-  if (!request.stream) return { kind: 'json', body: message };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const body = message(turn, request, ids.response);
   const event = (type: string, data: Record<string, unknown>) => sseText({ type, ...data }, type);
   // As the real API streams: message_start holds the input usage and an output count of 1; the
   // final output count comes in message_delta.
   const chunks = [
     event('message_start', {
       message: {
-        ...message,
+        ...body,
         content: [],
         stop_reason: null,
         usage: { ...wireUsage(turn), output_tokens: 1 },
       },
     }),
   ];
-  blocks.forEach((block, index) => {
+  body.content.forEach((block, index) => {
     if (block['type'] === 'text') {
       chunks.push(event('content_block_start', { index, content_block: { type: 'text', text: '' } }));
       chunks.push(
@@ -235,7 +238,7 @@ function render(turn: ModelTurn, request: RequestView, ids: { response: string }
     }),
   );
   chunks.push(event('message_stop', {}));
-  return { kind: 'sse', chunks };
+  return chunks;
 }
 
 export const anthropicMessages: ApiModule = {
@@ -243,6 +246,7 @@ export const anthropicMessages: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new AnthropicStream(),
-  render,
-  errorBody: (type, message) => ({ type: 'error', error: { type, message } }),
+  renderJson: (turn, request, ids) => message(turn, request, ids.response),
+  renderEvents,
+  errorBody: (type, text) => ({ type: 'error', error: { type, message: text } }),
 };

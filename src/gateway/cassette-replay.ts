@@ -1,7 +1,6 @@
 import { type Cassette, type CassetteRecorder, requestKey, requestSummary } from './cassette.ts';
 import { type Exchange, errorOutcome, newTap, type Outcome } from './exchange.ts';
-import { SseParser } from './sse.ts';
-import { hidesUsage, writeWithoutUsage } from './usage-chunk.ts';
+import { hidesUsage } from './usage-chunk.ts';
 
 /** Answers from a cassette: the recorded response for the request's normalised hash, or `cassette_miss`. */
 export function answerFromCassette(ex: Exchange, cassette: Cassette): Outcome {
@@ -16,10 +15,9 @@ export function answerFromCassette(ex: Exchange, cassette: Cassette): Outcome {
     return errorOutcome(ex, 400, 'cassette_miss', message, 'cassette');
   }
   ex.route.cassetteUses.set(key, use + 1);
-  const tap = newTap(ex);
-  tap.head(entry.status, { 'content-type': entry.content_type });
-  if (tap.sse && hidesUsage(ex)) writeWithoutUsage(tap, new SseParser(), `${entry.body}\n\n`);
-  else tap.write(entry.body);
+  const tap = newTap(ex, hidesUsage(ex));
+  tap.head(entry.status, { 'content-type': entry.content_type }, true);
+  tap.write(entry.body);
   const observation = tap.end();
   const ttft = tap.ttftSeconds();
   return {

@@ -38,8 +38,9 @@ export interface Outcome {
   readonly scriptedUsage?: ModelTurn['usage'];
 }
 
-export function newTap(ex: Exchange): ResponseTap {
-  return new ResponseTap(ex.res, ex.api, ex.started, ex.keepText);
+/** A tap for the call's answer; `hideUsage` keeps usage-only chunks the harness did not ask for from it. */
+export function newTap(ex: Exchange, hideUsage = false): ResponseTap {
+  return new ResponseTap(ex.res, ex.api, ex.started, { keepText: ex.keepText, hideUsage });
 }
 
 /** Sends an API error in the API's own shape and records it as the call's outcome. */
@@ -99,14 +100,14 @@ export async function answerFromScript(ex: Exchange): Promise<Outcome> {
     }
   }
   if (answer.kind === 'error') return errorOutcome(ex, answer.status, answer.type, answer.message, 'script');
-  const rendered = ex.api.render(answer.turn, ex.view, { response: responseId(ex) });
+  const ids = { response: responseId(ex) };
   const tap = newTap(ex);
-  if (rendered.kind === 'json') {
-    tap.head(200, { 'content-type': 'application/json' });
-    tap.write(JSON.stringify(rendered.body));
+  if (!ex.view.stream) {
+    tap.head(200, { 'content-type': 'application/json' }, true);
+    tap.write(JSON.stringify(ex.api.renderJson(answer.turn, ex.view, ids)));
   } else {
-    tap.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const chunk of rendered.chunks) tap.write(chunk);
+    tap.head(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, true);
+    for (const chunk of ex.api.renderEvents(answer.turn, ex.view, ids)) tap.write(chunk);
   }
   const observation = tap.end();
   return {

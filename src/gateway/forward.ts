@@ -50,51 +50,84 @@ export function upstreamHeaders(
   routeKey: string,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  const replacesAuth = target.apiKey !== undefined;
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined || HOP_HEADERS.has(name)) continue;
-    const carriesRouteKey =
-      (name === 'x-api-key' || name === 'authorization') && String(value).includes(routeKey);
-    if (carriesRouteKey) continue;
+    const auth = name === 'x-api-key' || name === 'authorization';
+    // The harness's own credentials give way to the upstream key; the route key never goes upstream.
+    if (auth && (replacesAuth || String(value).includes(routeKey))) continue;
     out[name] = value;
   }
   // Identity: the gateway reads the stream as it passes, so it must not be compressed.
   out['accept-encoding'] = 'identity';
   if (target.apiKey !== undefined) {
-    delete out['x-api-key'];
-    delete out['authorization'];
     if (api === 'anthropic-messages') out['x-api-key'] = target.apiKey;
     else out['authorization'] = `Bearer ${target.apiKey}`;
   }
   return out;
 }
 
-/** The upstream URL for a request path (after the route prefix), keeping the base URL's own path. */
-export function upstreamUrl(target: ForwardTarget, pathAndQuery: string): URL {
-  const base = target.baseUrl.href.replace(/\/+$/, '');
-  return new URL(base + pathAndQuery);
+/** Where a request goes upstream: the base URL's origin, and its path followed by the request's. */
+export interface UpstreamLocation {
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: string;
+  /** The base URL's own path (no trailing slash) then the path and query after the route prefix. */
+  readonly path: string;
 }
 
-/** Sends one request upstream; resolves with the response as soon as its headers arrive. */
+/** The upstream location for a request path (after the route prefix), keeping the base URL's own path. */
+export function upstreamLocation(target: ForwardTarget, pathAndQuery: string): UpstreamLocation {
+  const base = target.baseUrl;
+  const host = base.hostname;
+  return {
+    secure: base.protocol === 'https:',
+    // An IPv6 literal is bracketed in a URL, not in a socket address.
+    hostname: host.startsWith('[') ? host.slice(1, -1) : host,
+    port: base.port,
+    path: base.pathname.replace(/\/+$/, '') + pathAndQuery,
+  };
+}
+
+/**
+ * Sends one request upstream; resolves with the response as soon as its headers arrive. An abort
+ * before then destroys the request (after, the caller stops reading and destroys the response).
+ */
 export function sendUpstream(options: {
-  readonly url: URL;
+  readonly to: UpstreamLocation;
   readonly method: string;
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer;
   readonly signal: AbortSignal;
 }): Promise<IncomingMessage> {
-  const { url } = options;
-  const secure = url.protocol === 'https:';
-  const send = secure ? httpsRequest : httpRequest;
+  const { to, signal } = options;
+  const send = to.secure ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, {
+    if (signal.aborted) {
+      reject(new Error('aborted'));
+      return;
+    }
+    options.headers['content-length'] = String(options.body.length);
+    const req = send({
+      hostname: to.hostname,
+      ...(to.port === '' ? {} : { port: to.port }),
+      path: to.path,
       method: options.method,
-      headers: { ...options.headers, 'content-length': String(options.body.length) },
-      agent: secure ? httpsAgent : httpAgent,
-      signal: options.signal,
+      headers: options.headers,
+      agent: to.secure ? httpsAgent : httpAgent,
     });
+    const onAbort = () => req.destroy(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
     req.setNoDelay(true);
-    req.on('response', resolve);
-    req.on('error', reject);
+    req.on('response', (res) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(res);
+    });
+    req.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
     req.end(options.body);
   });
 }

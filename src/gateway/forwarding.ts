@@ -1,14 +1,18 @@
-import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { errorMessage } from '../core/errors.ts';
 import type { CassetteRecorder } from './cassette.ts';
 import { recordToCassette } from './cassette-replay.ts';
 import { type Exchange, errorOutcome, newTap, type Outcome } from './exchange.ts';
-import { clientHeaders, type ForwardTarget, sendUpstream, upstreamHeaders, upstreamUrl } from './forward.ts';
-import { isRecord } from './protocol.ts';
+import {
+  clientHeaders,
+  type ForwardTarget,
+  sendUpstream,
+  upstreamHeaders,
+  upstreamLocation,
+} from './forward.ts';
 import type { ResponseTap } from './response-tap.ts';
-import { SseParser } from './sse.ts';
-import { hidesUsage, writeWithoutUsage } from './usage-chunk.ts';
+import { hidesUsage } from './usage-chunk.ts';
+import { isRecord } from './wire-json.ts';
 
 /**
  * A streamed Chat Completions request reports usage only when it asks
@@ -22,13 +26,38 @@ function withUsageRequested(ex: Exchange): { body: Buffer; stripUsage: boolean }
   return { body: Buffer.from(JSON.stringify(body)), stripUsage: true };
 }
 
-async function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap, stripUsage: boolean) {
-  const rewrite = stripUsage && tap.sse ? new SseParser() : undefined;
-  for await (const chunk of upstream as AsyncIterable<Buffer>) {
-    if (ex.signal.aborted) break;
-    const ok = rewrite === undefined ? tap.write(chunk) : writeWithoutUsage(tap, rewrite, chunk);
-    if (!ok && !ex.res.destroyed) await once(ex.res, 'drain');
-  }
+/**
+ * Streams the upstream's answer through the tap as chunks arrive, pausing while the harness's
+ * socket is full. Resolves at the end of the answer or when the harness hangs up; rejects when
+ * the upstream's stream breaks or closes before the answer is complete.
+ */
+function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (ex.signal.aborted) {
+      resolve();
+      return;
+    }
+    const resume = () => upstream.resume();
+    const hungUp = () => resolve();
+    ex.signal.addEventListener('abort', hungUp, { once: true });
+    const done = (error?: Error) => {
+      ex.signal.removeEventListener('abort', hungUp);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      if (ex.signal.aborted) return;
+      if (!tap.write(chunk) && !ex.res.destroyed) {
+        upstream.pause();
+        ex.res.once('drain', resume);
+      }
+    });
+    upstream.once('end', () => done());
+    upstream.once('error', done);
+    upstream.once('close', () => {
+      if (!upstream.complete) done(new Error('the upstream closed the connection before the answer ended'));
+    });
+  });
 }
 
 /** Forwards a call to a provider or base URL, streaming the answer through as it arrives. */
@@ -41,7 +70,7 @@ export async function forwardUpstream(
   let upstream: IncomingMessage;
   try {
     upstream = await sendUpstream({
-      url: upstreamUrl(target, ex.path),
+      to: upstreamLocation(target, ex.path),
       method: ex.req.method ?? 'POST',
       headers: upstreamHeaders(ex.req.headers, ex.api.api, target, ex.route.key),
       body,
@@ -57,12 +86,13 @@ export async function forwardUpstream(
       target.label,
     );
   }
-  const tap = newTap(ex);
+  const tap = newTap(ex, stripUsage);
   const status = upstream.statusCode ?? 502;
-  tap.head(status, clientHeaders(upstream.headers, stripUsage));
+  // The first bytes usually come in the same packet as the headers: then they leave together.
+  tap.head(status, clientHeaders(upstream.headers, stripUsage), !stripUsage && upstream.readableLength > 0);
   let failure: string | undefined;
   try {
-    await pipe(upstream, ex, tap, stripUsage);
+    await pipe(upstream, ex, tap);
   } catch (error) {
     if (!ex.signal.aborted) failure = `the upstream stream broke: ${errorMessage(error)}`;
   }

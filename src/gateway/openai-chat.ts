@@ -1,19 +1,8 @@
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  isRecord,
-  type ModelTurn,
-  num,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type TokenCounts,
-} from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import type { ApiModule, CallObservation, ModelTurn, RequestView, TokenCounts } from './protocol.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { bytesAt, stringThenTail } from './sse-skim.ts';
+import { contentText, errorText, isRecord, num, parseArguments, str } from './wire-json.ts';
 
 /** The OpenAI Chat Completions API (`POST /v1/chat/completions`), JSON and streamed. */
 
@@ -75,7 +64,7 @@ function observeJson(body: unknown): CallObservation {
   const seen = emptyObservation();
   if (!isRecord(body)) return seen;
   if (isRecord(body['error'])) {
-    seen.error = `${str(body['error']['type']) ?? str(body['error']['code']) ?? 'error'}: ${str(body['error']['message']) ?? ''}`;
+    seen.error = errorText(body['error'], ['type', 'code']);
     return seen;
   }
   if (typeof body['model'] === 'string') seen.model = body['model'];
@@ -84,7 +73,6 @@ function observeJson(body: unknown): CallObservation {
   const choice = Array.isArray(body['choices']) && isRecord(body['choices'][0]) ? body['choices'][0] : {};
   if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
   const message = isRecord(choice['message']) ? choice['message'] : {};
-  seen.text = str(message['content']) ?? '';
   for (const call of Array.isArray(message['tool_calls']) ? message['tool_calls'] : []) {
     const fn = isRecord(call) && isRecord(call['function']) ? call['function'] : undefined;
     if (fn === undefined || typeof fn['name'] !== 'string') continue;
@@ -97,18 +85,47 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
-class ChatStream implements StreamObserver {
-  private readonly seen = emptyObservation();
-  private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
+const CHOICES = Buffer.from('"choices":[');
+const CONTENT_CHOICE = /^\{"index":\d+,"delta":\{"content":"/;
+/** What may follow a content delta's text, as OpenAI and this gateway's scripts write a chunk. */
+const CONTENT_TAILS = [
+  '"},"logprobs":null,"finish_reason":null}]}',
+  '"},"finish_reason":null,"logprobs":null}]}',
+  '"},"finish_reason":null}]}',
+  '"},"logprobs":null,"finish_reason":null}],"usage":null}',
+  '"},"finish_reason":null,"logprobs":null}],"usage":null}',
+  '"},"finish_reason":null}],"usage":null}',
+].map((tail) => Buffer.from(tail));
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+class ChatStream extends ObservedStream {
+  private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
+  /**
+   * The bytes before `"choices":[` of the last chunk parsed (id, model, created…). A chunk that
+   * repeats them and carries one text delta changes nothing recorded but the time to first token.
+   */
+  private head: Buffer | undefined;
+
+  skim(frame: SseFrame): boolean | undefined {
+    const head = this.head;
+    const { buf, dataStart } = frame;
+    if (head === undefined || frame.dataLines !== 1 || !bytesAt(buf, dataStart, head)) return undefined;
+    const choice = dataStart + head.length;
+    const opening = CONTENT_CHOICE.exec(buf.toString('latin1', choice, Math.min(choice + 48, frame.dataEnd)));
+    if (opening === null) return undefined;
+    const text = choice + opening[0].length;
+    const close = stringThenTail(frame, text, CONTENT_TAILS);
+    if (close === -1) return undefined;
+    // An empty text is no output (as a parsed chunk would say).
+    return close > text;
+  }
+
+  onData(data: Record<string, unknown>, frame: SseFrame): boolean {
     const seen = this.seen;
     if (isRecord(data['error'])) {
-      seen.error = `${str(data['error']['type']) ?? 'error'}: ${str(data['error']['message']) ?? ''}`;
+      seen.error = errorText(data['error'], ['type']);
       return false;
     }
+    this.rememberHead(frame);
     if (typeof data['id'] === 'string') seen.response_id = data['id'];
     if (typeof data['model'] === 'string') seen.model = data['model'];
     if (isRecord(data['usage'])) seen.usage_reported = readOpenAiUsage(data['usage'], CHAT_USAGE, seen.usage);
@@ -117,10 +134,7 @@ class ChatStream implements StreamObserver {
       if (!isRecord(choice)) continue;
       if (typeof choice['finish_reason'] === 'string') seen.stop_reason = choice['finish_reason'];
       const delta = isRecord(choice['delta']) ? choice['delta'] : {};
-      if (typeof delta['content'] === 'string' && delta['content'] !== '') {
-        seen.text += delta['content'];
-        output = true;
-      }
+      if (typeof delta['content'] === 'string' && delta['content'] !== '') output = true;
       for (const part of Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : []) {
         if (!isRecord(part)) continue;
         output = true;
@@ -136,7 +150,17 @@ class ChatStream implements StreamObserver {
     return output;
   }
 
-  observation(): CallObservation {
+  private rememberHead(frame: SseFrame): void {
+    if (frame.dataLines !== 1) return;
+    const { buf, dataStart, dataEnd } = frame;
+    const at = buf.indexOf(CHOICES, dataStart);
+    if (at === -1 || at + CHOICES.length > dataEnd) return;
+    const length = at + CHOICES.length - dataStart;
+    if (this.head?.length === length && bytesAt(buf, dataStart, this.head)) return;
+    this.head = Buffer.from(buf.subarray(dataStart, dataStart + length));
+  }
+
+  override observation(): CallObservation {
     const calls = [...this.calls.entries()].sort(([a], [b]) => a - b);
     return {
       ...this.seen,
@@ -160,50 +184,56 @@ function wireUsage(turn: ModelTurn) {
   };
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const toolCalls = turn.tool_calls.map((call, i) => ({
-    id: call.id ?? `call_${ids.response}_${i}`,
+function toolCallsOf(turn: ModelTurn, id: string) {
+  return turn.tool_calls.map((call, i) => ({
+    id: call.id ?? `call_${id}_${i}`,
     type: 'function',
     function: {
       name: call.name,
       arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
     },
   }));
-  const finish = turn.stop_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
-  const base = { id: ids.response, created: 0, model: request.model };
-  if (!request.stream) {
-    const message = {
-      role: 'assistant',
-      content: turn.text ?? null,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    };
-    return {
-      kind: 'json',
-      body: {
-        ...base,
-        object: 'chat.completion',
-        choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-        usage: wireUsage(turn),
-      },
-    };
-  }
+}
+
+const finishOf = (turn: ModelTurn) =>
+  turn.stop_reason ?? (turn.tool_calls.length > 0 ? 'tool_calls' : 'stop');
+
+function renderJson(turn: ModelTurn, request: RequestView, ids: { response: string }): unknown {
+  const toolCalls = toolCallsOf(turn, ids.response);
+  const message = {
+    role: 'assistant',
+    content: turn.text ?? null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
+  return {
+    id: ids.response,
+    created: 0,
+    model: request.model,
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: finishOf(turn), logprobs: null }],
+    usage: wireUsage(turn),
+  };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const base = { id: ids.response, created: 0, model: request.model, object: 'chat.completion.chunk' };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
-    sseText({
-      ...base,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
-    });
+    sseText({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
   const chunks = [chunk({ role: 'assistant', content: '' }, null)];
   if (turn.text !== undefined && turn.text !== '') chunks.push(chunk({ content: turn.text }, null));
-  toolCalls.forEach((call, index) => {
+  toolCallsOf(turn, ids.response).forEach((call, index) => {
     chunks.push(chunk({ tool_calls: [{ index, ...call }] }, null));
   });
-  chunks.push(chunk({}, finish));
+  chunks.push(chunk({}, finishOf(turn)));
   // Like the real API, the usage chunk (with no choices) only for a client that asked for it.
-  if (request.include_usage === true)
-    chunks.push(sseText({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage(turn) }));
+  if (request.include_usage === true) chunks.push(sseText({ ...base, choices: [], usage: wireUsage(turn) }));
   chunks.push(sseText('[DONE]'));
-  return { kind: 'sse', chunks };
+  return chunks;
+}
+
+/** The error body of both OpenAI APIs. */
+export function openAiErrorBody(type: string, message: string): unknown {
+  return { error: { type, message, code: type } };
 }
 
 export const openaiChat: ApiModule = {
@@ -211,6 +241,7 @@ export const openaiChat: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new ChatStream(),
-  render,
-  errorBody: (type, message) => ({ error: { type, message, code: type } }),
+  renderJson,
+  renderEvents,
+  errorBody: openAiErrorBody,
 };

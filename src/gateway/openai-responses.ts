@@ -1,19 +1,9 @@
-import { readOpenAiUsage } from './openai-chat.ts';
-import {
-  type ApiModule,
-  type CallObservation,
-  contentText,
-  emptyObservation,
-  isRecord,
-  type ModelTurn,
-  parseArguments,
-  type RenderedAnswer,
-  type RequestView,
-  type StreamObserver,
-  str,
-  type ToolResultView,
-} from './protocol.ts';
-import { sseJson, sseText } from './sse.ts';
+import { openAiErrorBody, readOpenAiUsage } from './openai-chat.ts';
+import type { ApiModule, CallObservation, ModelTurn, RequestView, ToolResultView } from './protocol.ts';
+import { emptyObservation, ObservedStream } from './protocol.ts';
+import { type SseFrame, sseText } from './sse.ts';
+import { leadingType } from './sse-skim.ts';
+import { contentText, errorText, isRecord, parseArguments, str } from './wire-json.ts';
 
 /** The OpenAI Responses API (`POST /v1/responses`), JSON and streamed (what Codex speaks). */
 
@@ -76,7 +66,6 @@ function view(body: Record<string, unknown>): RequestView {
 
 function observeItem(item: unknown, into: CallObservation): void {
   if (!isRecord(item)) return;
-  if (item['type'] === 'message') into.text += contentText(item['content']);
   if (item['type'] === 'function_call' && typeof item['name'] === 'string')
     into.tool_calls.push({
       ...(typeof item['call_id'] === 'string' ? { id: item['call_id'] } : {}),
@@ -104,8 +93,7 @@ function observeResponse(response: Record<string, unknown>, into: CallObservatio
   if (incomplete !== undefined) into.stop_reason = incomplete;
   else if (status !== undefined && status !== 'in_progress')
     into.stop_reason = into.tool_calls.length > 0 && status === 'completed' ? 'tool_calls' : status;
-  if (isRecord(response['error']))
-    into.error = `${str(response['error']['code']) ?? 'error'}: ${str(response['error']['message']) ?? ''}`;
+  if (isRecord(response['error'])) into.error = errorText(response['error'], ['code']);
 }
 
 function observeJson(body: unknown): CallObservation {
@@ -116,12 +104,20 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
-class ResponsesStream implements StreamObserver {
-  private readonly seen = emptyObservation();
+/** The events that end a response, carrying its usage and why it stopped. */
+const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+/** The events whose reading changes what is recorded; every other one is skimmed by its type. */
+const READ_EVENTS = new Set(['response.created', 'response.output_item.done', 'error', ...FINAL_EVENTS]);
 
-  onEvent(event: { data: string }): boolean {
-    const data = sseJson(event);
-    if (!isRecord(data)) return false;
+const isOutput = (type: string) => type.endsWith('.delta') || type === 'response.output_item.added';
+
+class ResponsesStream extends ObservedStream {
+  skim(frame: SseFrame): boolean | undefined {
+    const type = leadingType(frame);
+    return type === undefined || READ_EVENTS.has(type) ? undefined : isOutput(type);
+  }
+
+  onData(data: Record<string, unknown>): boolean {
     const type = str(data['type']) ?? '';
     const response = isRecord(data['response']) ? data['response'] : undefined;
     if (type === 'response.created' && response !== undefined) {
@@ -133,22 +129,15 @@ class ResponsesStream implements StreamObserver {
       observeItem(data['item'], this.seen);
       return false;
     }
-    if (
-      response !== undefined &&
-      ['response.completed', 'response.incomplete', 'response.failed'].includes(type)
-    ) {
+    if (response !== undefined && FINAL_EVENTS.has(type)) {
       observeResponse(response, this.seen);
       return false;
     }
     if (type === 'error') {
-      this.seen.error = `${str(data['code']) ?? 'error'}: ${str(data['message']) ?? ''}`;
+      this.seen.error = errorText(data, ['code']);
       return false;
     }
-    return type.endsWith('.delta') || type === 'response.output_item.added';
-  }
-
-  observation(): CallObservation {
-    return this.seen;
+    return isOutput(type);
   }
 }
 
@@ -200,20 +189,27 @@ function outputItems(turn: ModelTurn, request: RequestView, id: string): Record<
   return items;
 }
 
-function render(turn: ModelTurn, request: RequestView, ids: { response: string }): RenderedAnswer {
-  const output = outputItems(turn, request, ids.response);
-  const incomplete = turn.stop_reason === 'max_output_tokens' || turn.stop_reason === 'content_filter';
-  const response = {
-    id: ids.response,
+const isIncomplete = (turn: ModelTurn) =>
+  turn.stop_reason === 'max_output_tokens' || turn.stop_reason === 'content_filter';
+
+function responseOf(turn: ModelTurn, request: RequestView, id: string) {
+  const incomplete = isIncomplete(turn);
+  return {
+    id,
     object: 'response',
     created_at: 0,
     model: request.model,
     status: incomplete ? 'incomplete' : 'completed',
     incomplete_details: incomplete ? { reason: turn.stop_reason } : null,
-    output,
+    output: outputItems(turn, request, id),
     usage: wireUsage(turn),
   };
-  if (!request.stream) return { kind: 'json', body: response };
+}
+
+function renderEvents(turn: ModelTurn, request: RequestView, ids: { response: string }): string[] {
+  const response = responseOf(turn, request, ids.response);
+  const { output } = response;
+  const incomplete = isIncomplete(turn);
   let sequence = 0;
   const event = (type: string, data: Record<string, unknown>) =>
     sseText({ type, sequence_number: sequence++, ...data }, type);
@@ -266,7 +262,7 @@ function render(turn: ModelTurn, request: RequestView, ids: { response: string }
     chunks.push(event('response.output_item.done', { output_index: index, item }));
   });
   chunks.push(event(incomplete ? 'response.incomplete' : 'response.completed', { response }));
-  return { kind: 'sse', chunks };
+  return chunks;
 }
 
 export const openaiResponses: ApiModule = {
@@ -274,6 +270,7 @@ export const openaiResponses: ApiModule = {
   view,
   observeJson,
   streamObserver: () => new ResponsesStream(),
-  render,
-  errorBody: (type, message) => ({ error: { type, message, code: type } }),
+  renderJson: (turn, request, ids) => responseOf(turn, request, ids.response),
+  renderEvents,
+  errorBody: openAiErrorBody,
 };

@@ -1,4 +1,4 @@
-import type { SseEvent } from './sse.ts';
+import type { SseFrame } from './sse.ts';
 
 /** The model APIs the gateway speaks. */
 export type ModelApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
@@ -48,12 +48,11 @@ export interface CallObservation {
   usage_reported: boolean;
   stop_reason?: string;
   tool_calls: RequestedToolCall[];
-  text: string;
   error?: string;
 }
 
 export function emptyObservation(): CallObservation {
-  return { usage: zeroTokens(), usage_reported: false, tool_calls: [], text: '' };
+  return { usage: zeroTokens(), usage_reported: false, tool_calls: [] };
 }
 
 /** A tool result the harness sent back to the model in the latest turn. */
@@ -80,11 +79,29 @@ export interface RequestView {
   readonly include_usage?: boolean;
 }
 
-/** Reads a response stream event by event; `observation()` is what it saw so far. */
+/**
+ * Reads a response stream event by event; `observation()` is what it saw so far. Most events of a
+ * stream are text deltas that change no recorded figure: `skim` tells them from their bytes, so
+ * they are never decoded.
+ */
 export interface StreamObserver {
-  /** Returns true when the event carries model output (the first one marks time to first token). */
-  onEvent(event: SseEvent): boolean;
+  /**
+   * From an event's bytes alone: true (model output) or false (not) for an event whose reading
+   * would change nothing the observer records; undefined when it must be parsed (`onData`).
+   */
+  skim?(frame: SseFrame): boolean | undefined;
+  /** An event whose data is a JSON object; true when it carries model output (the first marks TTFT). */
+  onData(data: Record<string, unknown>, frame: SseFrame): boolean;
   observation(): CallObservation;
+}
+
+/** The part every API's stream observer shares: the observation it fills in as events pass. */
+export abstract class ObservedStream implements StreamObserver {
+  protected readonly seen: CallObservation = emptyObservation();
+  abstract onData(data: Record<string, unknown>, frame: SseFrame): boolean;
+  observation(): CallObservation {
+    return this.seen;
+  }
 }
 
 /** One scripted answer, rendered by each API module in its own wire format. */
@@ -96,54 +113,15 @@ export interface ModelTurn {
   readonly reasoning?: string;
 }
 
-/** The body of a rendered answer: one JSON document, or SSE chunks in order. */
-export type RenderedAnswer =
-  | { readonly kind: 'json'; readonly body: unknown }
-  | { readonly kind: 'sse'; readonly chunks: readonly string[] };
-
 export interface ApiModule {
   readonly api: ModelApi;
   view(body: Record<string, unknown>): RequestView;
   observeJson(body: unknown): CallObservation;
   streamObserver(): StreamObserver;
-  render(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): RenderedAnswer;
+  /** A scripted answer as the API's JSON response body. */
+  renderJson(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): unknown;
+  /** A scripted answer as the API streams it: the wire text of each event, in order. */
+  renderEvents(turn: ModelTurn, request: RequestView, ids: { readonly response: string }): string[];
   /** An error body in the API's shape. */
   errorBody(type: string, message: string): unknown;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** The text of message content in any of the APIs' shapes (a string or a list of parts). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      if (!isRecord(part)) return '';
-      if (typeof part['text'] === 'string') return part['text'];
-      if (part['type'] === 'tool_result') return contentText(part['content']);
-      return '';
-    })
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
-/** Parses tool arguments sent as a JSON string; the raw text when it is not JSON. */
-export function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,20 +1,26 @@
 import type { ServerResponse } from 'node:http';
-import type { ApiModule, CallObservation, StreamObserver } from './protocol.ts';
-import { SseParser } from './sse.ts';
+import type { ApiModule, CallObservation } from './protocol.ts';
+import { StreamReader } from './stream-reader.ts';
 
-/** The most response text kept for a cassette or a recorded body (a runaway stream is cut). */
+/** The most response bytes kept for a cassette or a recorded body (a runaway stream is cut). */
 const MAX_KEPT_BYTES = 8 * 1024 * 1024;
 
+export interface TapOptions {
+  readonly keepText: boolean;
+  /** Keep Chat Completions usage-only chunks from the harness (it did not ask for them); they are still read. */
+  readonly hideUsage: boolean;
+}
+
 /**
- * Sends a response to the harness while reading it: SSE events go through the API's stream
- * observer as they pass (the first output event marks the time to first token), a JSON body is
- * read when it ends. Bytes are written through unchanged.
+ * Sends a response to the harness while reading it. Bytes go to the harness first, unchanged; then
+ * a stream is read event by event (the first output event marks the time to first token), with
+ * the events that change no figure skimmed from their bytes. A JSON body is read once, when it
+ * ends; kept bytes are decoded once, at the end.
  */
 export class ResponseTap {
-  private parser: SseParser | undefined;
-  private observer: StreamObserver | undefined;
+  private reader: StreamReader | undefined;
   private json: Buffer[] = [];
-  private kept: string[] = [];
+  private kept: Buffer[] = [];
   private keptBytes = 0;
   private firstOutput: number | undefined;
   status = 0;
@@ -24,71 +30,74 @@ export class ResponseTap {
     private readonly res: ServerResponse,
     private readonly api: ApiModule,
     private readonly started: number,
-    private readonly keepText: boolean,
+    private readonly options: TapOptions,
   ) {}
 
-  head(status: number, headers: Record<string, string | string[]>): void {
+  /**
+   * Sends the status and headers. They go out at once (a streaming client starts reading before
+   * the first event) unless `bodyFollows`: body bytes are already at hand, and the headers leave
+   * with them in one write.
+   */
+  head(status: number, headers: Record<string, string | string[]>, bodyFollows = false): void {
     this.status = status;
     const type = headers['content-type'];
     this.sse = typeof type === 'string' && type.includes('text/event-stream');
-    if (this.sse) {
-      this.parser = new SseParser();
-      this.observer = this.api.streamObserver();
-    }
+    if (this.sse) this.reader = new StreamReader(this.api.streamObserver(), this.options.hideUsage);
     this.res.writeHead(status, headers);
-    // Headers go out at once: a streaming client starts reading before the first event.
-    this.res.flushHeaders();
+    if (!bodyFollows) this.res.flushHeaders();
   }
 
   /** Writes a chunk; false when the harness's socket wants a pause (backpressure). */
   write(chunk: Buffer | string): boolean {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (this.keepText && this.keptBytes < MAX_KEPT_BYTES) {
-      this.kept.push(buffer.toString('utf8'));
+    if (this.options.keepText && this.keptBytes < MAX_KEPT_BYTES) {
+      this.kept.push(buffer);
       this.keptBytes += buffer.length;
     }
-    if (this.parser !== undefined && this.observer !== undefined) {
-      for (const event of this.parser.push(buffer)) {
-        if (this.observer.onEvent(event) && this.firstOutput === undefined)
-          this.firstOutput = performance.now();
-      }
-    } else {
+    const reader = this.reader;
+    if (reader === undefined) {
       this.json.push(buffer);
       this.firstOutput ??= performance.now();
+      return this.res.write(buffer);
     }
-    return this.res.write(buffer);
-  }
-
-  /** Reads a chunk the harness does not get (the usage chunk the gateway asked for itself). */
-  observeOnly(chunk: string): void {
-    // Kept for a cassette: a replay hides it again from a harness that did not ask for it.
-    if (this.keepText && this.keptBytes < MAX_KEPT_BYTES) {
-      this.kept.push(chunk);
-      this.keptBytes += Buffer.byteLength(chunk);
+    if (this.options.hideUsage) {
+      this.sawOutput(reader.push(buffer));
+      return this.send(reader.takeVisible());
     }
-    if (this.parser === undefined || this.observer === undefined) return;
-    for (const event of this.parser.push(chunk)) this.observer.onEvent(event);
+    // The harness gets the bytes before the gateway reads them.
+    const ok = this.res.write(buffer);
+    this.sawOutput(reader.push(buffer));
+    return ok;
   }
 
   /** Ends the response (unless the harness is gone) and returns what it carried. */
   end(): CallObservation {
-    if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
-    return this.observation();
-  }
-
-  observation(): CallObservation {
-    if (this.parser !== undefined && this.observer !== undefined) {
-      for (const event of this.parser.end()) this.observer.onEvent(event);
-      return this.observer.observation();
+    const reader = this.reader;
+    if (reader !== undefined && this.options.hideUsage) {
+      this.sawOutput(reader.end());
+      this.send(reader.takeVisible());
     }
-    const text = Buffer.concat(this.json).toString('utf8');
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
+    if (reader !== undefined) {
+      if (!this.options.hideUsage) this.sawOutput(reader.end());
+      return reader.observation();
+    }
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(Buffer.concat(this.json).toString('utf8'));
     } catch {
       body = undefined;
     }
     return this.api.observeJson(body);
+  }
+
+  private sawOutput(output: boolean): void {
+    if (output && this.firstOutput === undefined) this.firstOutput = performance.now();
+  }
+
+  private send(bytes: Buffer | undefined): boolean {
+    if (bytes === undefined || this.res.destroyed || this.res.writableEnded) return true;
+    return this.res.write(bytes);
   }
 
   /** Seconds from the request to the first output event, when there was one. */
@@ -96,7 +105,8 @@ export class ResponseTap {
     return this.firstOutput === undefined ? undefined : Math.max(0, (this.firstOutput - this.started) / 1000);
   }
 
+  /** The response as the upstream sent it (decoded once: a character split across chunks stays whole). */
   text(): string {
-    return this.kept.join('');
+    return Buffer.concat(this.kept).toString('utf8');
   }
 }

@@ -12,8 +12,9 @@ import type { ForwardTarget } from './forward.ts';
 import { forwardUpstream } from './forwarding.ts';
 import { openaiChat } from './openai-chat.ts';
 import { openaiResponses } from './openai-responses.ts';
-import { type ApiModule, isRecord, PROVIDER_OF } from './protocol.ts';
+import { type ApiModule, PROVIDER_OF } from './protocol.ts';
 import { GatewayRoute } from './routes.ts';
+import { isRecord } from './wire-json.ts';
 
 /** Where the gateway's answers come from. */
 export type GatewayUpstreamConfig =
