@@ -45,13 +45,9 @@ export function useColor(io: CliIO, stream: 'stdout' | 'stderr' = 'stdout'): boo
   return io[stream].isTTY === true;
 }
 
-export interface Paint {
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-  bold(s: string): string;
-}
+import type { Paint } from '../reporters/paint.ts';
+
+export type { Paint };
 
 const identity = (s: string): string => s;
 const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;

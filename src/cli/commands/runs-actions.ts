@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HarnessEvalError } from '../../core/errors.ts';
+import { renderList, renderShow, safe, summarize } from '../../reporters/runs-view.ts';
 import {
   experimentToJson,
   exportExperiment,
@@ -11,7 +12,6 @@ import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';
 import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
-import { renderList, renderShow, safe, summarize } from './runs-render.ts';
 
 export interface StoreChoice {
   readonly store?: string | undefined;

@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { HarnessEvalError } from '../../core/errors.ts';
 import { recordToAtif } from '../../formats/atif.ts';
+import { safe } from '../../reporters/runs-view.ts';
 import { redactSecrets } from '../../store/redact.ts';
 import { type CliIO, writeLine } from '../io.ts';
 import { resolveId, type StoreChoice, withStore } from './runs-actions.ts';
-import { safe } from './runs-render.ts';
 
 /** A file name from a task id and epoch: `org/name` has a slash, which must not make folders. */
 function trajectoryFile(taskId: string, epoch: number): string {

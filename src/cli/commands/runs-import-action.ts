@@ -4,12 +4,12 @@ import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import { recordErrorKind } from '../../core/overall-score.ts';
 import { SuiteSchema } from '../../core/suite.ts';
+import { safe } from '../../reporters/runs-view.ts';
 import { aggregateExperiment } from '../../scoring/experiment-aggregate.ts';
 import type { ImportTool, UnmappedField } from '../../store/importers/index.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, writeLine } from '../io.ts';
 import { type StoreChoice, withStore } from './runs-actions.ts';
-import { safe } from './runs-render.ts';
 
 export interface ForeignImportOptions extends StoreChoice {
   readonly tool: ImportTool;

@@ -1,11 +1,10 @@
-import type { Annotation } from '../../core/annotation.ts';
-import type { Experiment } from '../../core/experiment.ts';
-import { overallScore, recordErrorKind } from '../../core/overall-score.ts';
-import { formatInterval, metricCells } from '../../metrics/format.ts';
-import { metricNotes } from '../../reporters/metric-notes.ts';
-import { overallScoreText } from '../../reporters/record-view.ts';
-import type { ExperimentSummary } from '../../store/types.ts';
-import type { Paint } from '../io.ts';
+import type { Annotation } from '../core/annotation.ts';
+import type { Experiment } from '../core/experiment.ts';
+import { overallScore, recordErrorKind } from '../core/overall-score.ts';
+import { formatInterval, metricCells } from '../metrics/format.ts';
+import { metricNotes } from './metric-notes.ts';
+import type { Paint } from './paint.ts';
+import { overallScoreText } from './record-view.ts';
 
 /**
  * Text for `runs list` and `runs show`. Stored values may come from an imported file, so control
@@ -41,7 +40,19 @@ export function colourStatus(status: string, paint: Paint): string {
   return status;
 }
 
-export function renderList(list: readonly ExperimentSummary[]): string {
+/** What a row of `runs list` shows of a stored experiment (the store's summary has it). */
+export interface ListedExperiment {
+  readonly id: string;
+  readonly created_at: string;
+  readonly harness_name: string;
+  readonly harness_version: string;
+  readonly suite_id: string;
+  readonly status: string;
+  readonly records: number;
+  readonly outcome?: string | undefined;
+}
+
+export function renderList(list: readonly ListedExperiment[]): string {
   const header = ['ID', 'CREATED', 'HARNESS', 'SUITE', 'STATUS', 'RECORDS', 'OUTCOME'];
   const rows = list.map((s) => [
     safe(s.id),
