@@ -90,3 +90,25 @@ describe('docs/extending.md: plugin sets and contract versions', () => {
     expect(outside).toEqual([]);
   });
 });
+
+// Last: the example registers into the default set, which the tests above check is untouched.
+describe('docs/extending.md: using registered plugins in a run', () => {
+  it('runs examples/plugins/run-in-code.ts ("Using registered plugins in a run") as quoted', async () => {
+    const { experiment } = await import('../../examples/plugins/run-in-code.ts');
+    const outcomes = Object.fromEntries(
+      experiment.records.map((r) => [`${r.task_id}#${r.epoch}`, r.outcome]),
+    );
+    expect(outcomes).toEqual({
+      'short#0': 'pass',
+      'short#1': 'pass',
+      'long#0': 'fail',
+      'long#1': 'fail',
+      'empty#0': 'error',
+      'empty#1': 'error',
+    });
+    expect(experiment.records.find((r) => r.task_id === 'long')?.evaluations.at(-1)?.explanation).toBe(
+      '8 words (limit 4)',
+    );
+    expect(experiment.metrics.find((m) => m.name === 'tool_calls')?.value).toBeCloseTo(2 / 3);
+  });
+});
