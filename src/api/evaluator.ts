@@ -2,6 +2,7 @@ import type { AgentV1 } from '../adapters/types.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Harness } from '../instrument/harness.ts';
+import type { PluginSet } from '../plugins/set.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { TaskRun } from './task-run.ts';
 import { TaskSpec } from './task-spec.ts';
@@ -24,6 +25,8 @@ export interface EvaluatorInit {
   readonly config: EvaluatorConfig;
   /** Store the run as a one-task experiment too. */
   readonly store?: ExperimentStore;
+  /** Where the task's evaluator, metric and adapter names resolve; the default set when absent. */
+  readonly plugins?: PluginSet;
 }
 
 /**
@@ -58,6 +61,7 @@ export class Evaluator {
       harness: resolved.harness,
       ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
       ...(this.init.store === undefined ? {} : { store: this.init.store }),
+      ...(this.init.plugins === undefined ? {} : { plugins: this.init.plugins }),
       keepWorkspaces: config.keepWorkspace === true,
       settings: {
         concurrency: 1,

@@ -2,6 +2,7 @@ import { HarnessEvalError } from '../core/errors.ts';
 import type { Rubric } from '../core/rubric.ts';
 import { type Suite, type SuiteFormat, SuiteSchema } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
+import type { PluginSet } from '../plugins/set.ts';
 
 /** How each file kind names itself and what it holds, for the one-task refusal. */
 const FILE_KIND_WORDS: Record<SuiteFormat, { file: string; items: string }> = {
@@ -20,11 +21,11 @@ export class TaskSpec {
    * Loads and validates a file holding one task (a task spec YAML, or a benchmark or dataset with
    * one entry); `ref:` inputs and the rubric resolve relative to the file. A file with more tasks
    * is refused, naming its kind and count: load it with `loadSuite(path)` and run it with
-   * `runExperiment`.
+   * `runExperiment`. Names resolve in `options.plugins` (a plugin set), else in the default set.
    */
-  static async fromFile(path: string): Promise<TaskSpec> {
+  static async fromFile(path: string, options: { readonly plugins?: PluginSet } = {}): Promise<TaskSpec> {
     const { loadSuite } = await import('../formats/index.ts');
-    const suite = await loadSuite(path);
+    const suite = await loadSuite(path, options.plugins === undefined ? {} : { plugins: options.plugins });
     if (suite.tasks.length !== 1) {
       const kind = FILE_KIND_WORDS[suite.source?.format ?? 'suite-v1'];
       throw new HarnessEvalError(

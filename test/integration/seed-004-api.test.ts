@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import {
   AgentOutputSchema,
   type AgentV1,
+  createPluginSet,
   Evaluator,
   ExperimentSchema,
   type Harness,
   loadSuite,
+  registerPlugin,
   runExperiment,
   TaskSchema,
   TaskSpec,
 } from 'harnesseval';
+import { binary, defineEvaluator, definePlugin, noOptions, outputText, toResult } from 'harnesseval/plugin';
 import { MemoryStore } from 'harnesseval/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../helpers/run-cli.ts';
@@ -86,6 +89,41 @@ describe('Evaluator and runRecord.save()', () => {
     expect(imported.status).toBe(0);
     const listed = await cli(['runs', 'list', '--store', store]);
     expect(listed.stdout).toContain(saved.id);
+  });
+});
+
+describe('TaskSpec and Evaluator with a plugin set', () => {
+  it('a task naming a plugin evaluator loads and runs with the set, and is refused without it', async () => {
+    const polite = defineEvaluator({
+      name: 'says_please',
+      description: 'passes when the output says please',
+      options: noOptions,
+      create: () => ({
+        specificationVersion: 'v1',
+        name: 'says_please',
+        evaluate: async ({ output }) =>
+          toResult('says_please', binary(outputText(output).includes('please'), 'please?')),
+      }),
+    });
+    const plugins = createPluginSet();
+    registerPlugin(definePlugin({ evaluators: [polite] }), plugins);
+    const file = join(dir, 'polite-task.yaml');
+    await writeFile(
+      file,
+      'id: polite\ndomain: demo\ndescription: ask nicely\nacceptance_criteria:\n  - { id: ac-1, verification: automated, evaluator: { name: says_please } }\n',
+    );
+    await expect(TaskSpec.fromFile(file)).rejects.toThrow(/polite-task\.yaml: 1 error/);
+    const task = await TaskSpec.fromFile(file, { plugins });
+    const asks = (answer: string): Harness => ({ name: 'asker', run: () => answer });
+    const yes = await new Evaluator({
+      harness: asks('yes please'),
+      task,
+      config: { version: '1' },
+      plugins,
+    }).run();
+    expect(yes.record.outcome).toBe('pass');
+    const no = await new Evaluator({ harness: asks('no'), task, config: { version: '1' }, plugins }).run();
+    expect(no.record.outcome).toBe('fail');
   });
 });
 
