@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallWindow } from '../core/rate-limits.ts';
 import type { RateLimiter } from '../runner/rate-limiter.ts';
 import type { PostgresPool } from '../store/postgres-pool.ts';
+import { sleep } from '../util/retry.ts';
 
 /** Calls older than this are deleted: longer than the longest window (a minute). */
 const KEEP_SECONDS = 120;
@@ -47,12 +47,8 @@ export class SharedRateLimiter implements RateLimiter {
         return 0;
       });
       if (waitSeconds === 0) return;
-      await sleep(waitSeconds * 1000, undefined, signal === undefined ? {} : { signal }).catch(
-        (error: unknown) => {
-          // The caller's reason (the harness hung up), not a bare AbortError.
-          throw signal?.reason ?? error;
-        },
-      );
+      // Rejects with the caller's reason (the harness hung up), not a bare AbortError.
+      await sleep(waitSeconds * 1000, signal);
     }
   }
 }

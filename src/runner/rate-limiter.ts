@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallWindow, RateLimits } from '../core/rate-limits.ts';
 import { callWindow } from '../core/rate-limits.ts';
+import { sleep } from '../util/retry.ts';
 
 /**
  * Lets a model call through once it keeps its key within the window: at most `requests` calls in
@@ -29,14 +29,8 @@ export class LocalRateLimiter implements RateLimiter {
       }
       // The call `requests` back leaves the window first; waiters then look again.
       const oldest = calls[calls.length - limit.requests] ?? now;
-      await sleep(
-        Math.max(1, oldest + windowMs - now),
-        undefined,
-        signal === undefined ? {} : { signal },
-      ).catch((error: unknown) => {
-        // The caller's reason (the harness hung up), not a bare AbortError.
-        throw signal?.reason ?? error;
-      });
+      // Rejects with the caller's reason (the harness hung up), not a bare AbortError.
+      await sleep(Math.max(1, oldest + windowMs - now), signal);
     }
   }
 }

@@ -15,7 +15,8 @@ export const LATE_WRITE_MS = 60_000;
 export class LiveRecords {
   readonly #store: ExperimentStore;
   readonly #experimentId: string;
-  #byRun = new Map<string, RecordSummary>();
+  /** By `task#epoch`, the store's own key: a retry has a new run id and replaces its trial. */
+  #byTrial = new Map<string, RecordSummary>();
   #latest: string | undefined;
   /** Reads so far that had to read every summary (the first one, and any that found one missed). */
   wholeReads = 0;
@@ -31,18 +32,18 @@ export class LiveRecords {
     if (options.whole !== true && this.#latest !== undefined) {
       const since = new Date(Date.parse(this.#latest) - LATE_WRITE_MS).toISOString();
       this.#keep(await this.#store.listRecordSummaries(this.#experimentId, { finishedAfter: since }));
-      if (this.#byRun.size >= stored) return [...this.#byRun.values()];
+      if (this.#byTrial.size >= stored) return [...this.#byTrial.values()];
     }
     this.wholeReads += 1;
-    this.#byRun = new Map();
+    this.#byTrial = new Map();
     this.#latest = undefined;
     this.#keep(await this.#store.listRecordSummaries(this.#experimentId));
-    return [...this.#byRun.values()];
+    return [...this.#byTrial.values()];
   }
 
   #keep(summaries: readonly RecordSummary[]): void {
     for (const summary of summaries) {
-      this.#byRun.set(summary.run_id, summary);
+      this.#byTrial.set(`${summary.task_id}#${summary.epoch}`, summary);
       const end = summary.finished_at;
       if (end !== null && (this.#latest === undefined || end > this.#latest)) this.#latest = end;
     }

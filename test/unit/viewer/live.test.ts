@@ -88,6 +88,20 @@ describe('LiveRecords', () => {
     expect(live.wholeReads).toBe(1);
   });
 
+  it('a retried trial (a new run id for the same task and epoch) replaces the first, and a missed one is still noticed', async () => {
+    const store = new MemoryStore();
+    await store.createExperiment(
+      makeExperiment({ status: 'running', records: [trial('alpha', 100, { run_id: 'run-1' })] }),
+    );
+    const live = new LiveRecords(store, 'exp-0001');
+    await live.read();
+    await store.appendRecord('exp-0001', trial('alpha', 200, { run_id: 'run-2', outcome: 'fail' }));
+    expect((await live.read()).map((s) => [s.run_id, s.outcome])).toEqual([['run-2', 'fail']]);
+    // Stored late and long ended: only the count can tell, and the stale first run must not hide it.
+    await store.appendRecord('exp-0001', trial('bravo', 10));
+    expect((await live.read()).map((s) => s.task_id)).toEqual(['alpha', 'bravo']);
+  });
+
   it('reads them all again when a trial stored late ended before what it asks for', async () => {
     const store = new MemoryStore();
     await store.createExperiment(makeExperiment({ status: 'running', records: [trial('alpha', 1000)] }));
