@@ -14,7 +14,6 @@ import {
   checkExperiment,
   checkRecord,
   decodeExperiment,
-  decodeRecord,
   type ExperimentDocument,
   encodeDocument,
   patchDocument,
@@ -28,16 +27,11 @@ import * as bookkeeping from './postgres-bookkeeping.ts';
 import { pgCode, refuseRepeatedTrials, repeatedTrial } from './postgres-errors.ts';
 import { migratePostgres, quoteSchema } from './postgres-migrations.ts';
 import { PostgresPool } from './postgres-pool.ts';
-import {
-  listExperimentsQuery,
-  type PostgresStatements,
-  postgresStatements,
-  recordsQuery,
-} from './postgres-sql.ts';
-import { finishedAt, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
+import { documentOf, PostgresReads } from './postgres-reads.ts';
+import { type PostgresStatements, postgresStatements } from './postgres-sql.ts';
+import { finishedAt, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
-import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
 import type {
   ExperimentFilter,
   ExperimentPatch,
@@ -95,6 +89,7 @@ export class PostgresStore implements ExperimentStore {
   readonly schema: string;
   readonly #db: PostgresPool;
   readonly #sql: PostgresStatements;
+  readonly #reads: PostgresReads;
   /** The schema, quoted for SQL. */
   readonly #s: string;
   readonly #redact: (text: string) => string;
@@ -116,6 +111,7 @@ export class PostgresStore implements ExperimentStore {
     this.schema = schema;
     this.#s = quoteSchema(schema);
     this.#sql = postgresStatements(this.#s);
+    this.#reads = new PostgresReads(this.#db, this.#sql, this.#s);
     this.#redact = secretRedactor(options.env ?? process.env);
   }
 
@@ -245,109 +241,33 @@ export class PostgresStore implements ExperimentStore {
   }
 
   async getExperiment(experimentId: string): Promise<Experiment | undefined> {
-    // One snapshot: the document and the records agree even while workers commit.
-    return this.#db.transaction(
-      `read experiment ${experimentId}`,
-      async (client) => {
-        const found = await client.query({ ...this.#sql.experimentDocument, values: [experimentId] });
-        const text = documentOf(found.rows[0], experimentId);
-        if (text === undefined) return undefined;
-        const experiment = decodeExperiment(text, experimentId);
-        const rows = await client.query({ ...this.#sql.recordsInOrder, values: [experimentId] });
-        return { ...experiment, records: decodeRecordRows(rows.rows, experimentId) };
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-    );
+    return this.#reads.getExperiment(experimentId);
   }
 
   /** The experiment without its records (a worker's view of what to run); undefined if absent. */
   async getExperimentDocument(experimentId: string): Promise<ExperimentDocument | undefined> {
-    const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
-      documentOf(
-        (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
-        experimentId,
-      ),
-    );
-    return text === undefined ? undefined : splitExperiment(decodeExperiment(text, experimentId)).document;
+    return this.#reads.getExperimentDocument(experimentId);
   }
 
   async listRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
-    return decodeRecordRows(await this.#recordRows(experimentId, query, 'run_id, document'), experimentId);
+    return this.#reads.listRecords(experimentId, query);
   }
 
   async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
-    const rows = await this.#recordRows(experimentId, query, 'run_id, summary');
-    const summaries: RecordSummary[] = [];
-    for (const raw of rows) {
-      const row = raw as { run_id?: unknown; summary?: unknown };
-      if (typeof row.run_id !== 'string' || (row.summary !== null && typeof row.summary !== 'string'))
-        throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-      const runId = row.run_id;
-      // A row without a valid summary (written before the column) is read whole.
-      const found = summaryOfRow({ run_id: runId, summary: row.summary });
-      summaries.push(
-        found ?? summarizeRecord(await this.#documentOfRun(experimentId, runId), experimentId, runId),
-      );
-    }
-    return summaries;
+    return this.#reads.listRecordSummaries(experimentId, query);
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
-    const rows = await this.#recordRows(
-      experimentId,
-      { ...query, offset: 0 },
-      'count(*)::integer AS n',
-      false,
-    );
-    const n = (rows[0] as { n?: unknown } | undefined)?.n;
-    if (typeof n !== 'number')
-      throw new HarnessEvalError('store', `cannot count the runs of experiment ${experimentId}`);
-    return n;
-  }
-
-  async #documentOfRun(experimentId: string, runId: string): Promise<string> {
-    const rows = await this.#db.withClient(
-      `read run ${runId} of experiment ${experimentId}`,
-      async (client) =>
-        (
-          await client.query(
-            `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = $2`,
-            [experimentId, runId],
-          )
-        ).rows,
-    );
-    return recordRow(rows[0], experimentId).document;
-  }
-
-  async #recordRows(
-    experimentId: string,
-    query: RecordQuery,
-    columns: string,
-    ordered = true,
-  ): Promise<unknown[]> {
-    const select = recordsQuery(this.#s, experimentId, query, columns, ordered);
-    return this.#db.withClient(
-      `read the runs of experiment ${experimentId}`,
-      async (client) => (await client.query(select.text, select.values)).rows,
-    );
+    return this.#reads.countRecords(experimentId, query);
   }
 
   /** How many records the experiment has, by outcome (`pass`, `fail`, `error`, `pending`). */
   async outcomeCounts(experimentId: string): Promise<Record<string, number>> {
-    return this.#db.withClient(`count the runs of experiment ${experimentId}`, async (client) => {
-      const rows = await client.query<{ outcome: string; n: number }>({
-        ...this.#sql.outcomeCounts,
-        values: [experimentId],
-      });
-      return Object.fromEntries(rows.rows.map((row) => [row.outcome, row.n]));
-    });
+    return this.#reads.outcomeCounts(experimentId);
   }
 
   async listExperiments(filter: ExperimentFilter = {}): Promise<ExperimentSummary[]> {
-    const query = listExperimentsQuery(quoteSchema(this.schema), filter);
-    return this.#db.withClient('list experiments', async (client) =>
-      (await client.query(query.text, query.values)).rows.map(toSummary),
-    );
+    return this.#reads.listExperiments(filter);
   }
 
   async deleteExperiment(experimentId: string): Promise<boolean> {
@@ -514,12 +434,7 @@ export class PostgresStore implements ExperimentStore {
   async #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
     const known = this.#taskOrder.get(experimentId);
     if (known !== undefined) return known;
-    const text = await this.#db.withClient(`read experiment ${experimentId}`, async (client) =>
-      documentOf(
-        (await client.query({ ...this.#sql.experimentDocument, values: [experimentId] })).rows[0],
-        experimentId,
-      ),
-    );
+    const text = await this.#reads.documentText(experimentId);
     if (text === undefined) throw this.#notFound(experimentId);
     const indexes = taskIndexes(decodeExperiment(text, experimentId));
     this.#taskOrder.set(experimentId, indexes);
@@ -545,25 +460,4 @@ export class PostgresStore implements ExperimentStore {
       data: { experimentId },
     });
   }
-}
-
-function recordRow(raw: unknown, experimentId: string): { run_id: string; document: string } {
-  const row = RecordRowSchema.safeParse(raw);
-  if (!row.success)
-    throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
-  return row.data;
-}
-
-function decodeRecordRows(rows: readonly unknown[], experimentId: string): RunRecord[] {
-  return rows.map((raw) => {
-    const row = recordRow(raw, experimentId);
-    return decodeRecord(row.document, experimentId, row.run_id);
-  });
-}
-
-function documentOf(raw: unknown, experimentId: string): string | undefined {
-  if (raw === undefined) return undefined;
-  const row = DocumentRowSchema.safeParse(raw);
-  if (!row.success) throw new HarnessEvalError('store', `stored experiment ${experimentId} is corrupt`);
-  return row.data.document;
 }
