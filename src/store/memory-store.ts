@@ -31,6 +31,7 @@ import {
   type StoredChildProcess,
   sameProcess,
 } from './run-bookkeeping.ts';
+import { trialRecord } from './trial-record.ts';
 import type {
   ExperimentFilter,
   ExperimentPatch,
@@ -146,6 +147,12 @@ export class MemoryStore implements ExperimentStore {
   async listRecordSummaries(experimentId: string, query: RecordQuery = {}): Promise<RecordSummary[]> {
     return this.#window(experimentId, query).map((row) =>
       summarizeRecord(row.document, experimentId, row.runId),
+    );
+  }
+
+  async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return this.#window(experimentId, query).map((row) =>
+      trialRecord(decodeRecord(row.document, experimentId, row.runId)),
     );
   }
 

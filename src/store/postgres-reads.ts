@@ -6,6 +6,7 @@ import type { PostgresPool } from './postgres-pool.ts';
 import { listExperimentsQuery, type PostgresStatements, recordsQuery } from './postgres-sql.ts';
 import { summarizeRecord, summaryOfRow } from './record-summary.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
+import { trialRecordsOfRows } from './trial-record.ts';
 import type { ExperimentFilter, ExperimentSummary, RecordQuery, RecordSummary } from './types.ts';
 
 /**
@@ -75,6 +76,24 @@ export class PostgresReads {
       );
     }
     return summaries;
+  }
+
+  async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    const rows = await this.#recordRows(experimentId, query, 'run_id, summary');
+    return trialRecordsOfRows(rows, experimentId, async (runIds) => {
+      // Rows written before the trial fields: their documents, in one query.
+      const found = await this.#db.withClient(
+        `read the runs of experiment ${experimentId}`,
+        async (client) =>
+          (
+            await client.query(
+              `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = ANY($2::text[])`,
+              [experimentId, runIds],
+            )
+          ).rows,
+      );
+      return new Map(decodeRecordRows(found, experimentId).map((record) => [record.run_id, record]));
+    });
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {

@@ -257,6 +257,10 @@ export class PostgresStore implements ExperimentStore {
     return this.#reads.listRecordSummaries(experimentId, query);
   }
 
+  async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    return this.#reads.listTrialRecords(experimentId, query);
+  }
+
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
     return this.#reads.countRecords(experimentId, query);
   }
@@ -450,7 +454,7 @@ export class PostgresStore implements ExperimentStore {
       taskIndexOf(indexes, record.task_id),
       record.outcome,
       encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
-      summarySource(record),
+      summarySource(record, this.#redact),
       finishedAt(record),
     ];
   }

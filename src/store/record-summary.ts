@@ -3,7 +3,8 @@ import { ErrorKindSchema } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema } from '../core/evaluation.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
-import { describeIssues } from './documents.ts';
+import { describeIssues, encodeDocument } from './documents.ts';
+import { trialSummary } from './trial-record.ts';
 import type { RecordQuery, RecordSummary } from './types.ts';
 
 /**
@@ -133,24 +134,13 @@ export function recordWindow(query: RecordQuery): { offset: number; limit: numbe
 }
 
 /**
- * The fields of a record its summary is made of, in the record's own shape: stored beside the
- * document (a `summary` column) when the record is written, so a summary read parses ~200 bytes
- * per trial instead of the whole document.
+ * The text of a record's summary, stored beside its document (a `summary` column) when the record
+ * is written: the viewer's fields in the record's own shape, then the trial fields
+ * (trial-record.ts), so a summary read parses a few hundred bytes per trial instead of the whole
+ * document. Secrets are scrubbed as in the document (the trial fields keep failure texts).
  */
-export function summarySource(record: RunRecord): string {
-  return JSON.stringify({
-    run_id: record.run_id,
-    task_id: record.task_id,
-    epoch: record.epoch,
-    outcome: record.outcome,
-    scores: record.scores,
-    timestamp: record.timestamp,
-    duration_seconds: record.duration_seconds,
-    cost_usd: record.cost_usd,
-    ...(record.error_kind === undefined ? {} : { error_kind: record.error_kind }),
-    output: record.output.error_kind === undefined ? {} : { error_kind: record.output.error_kind },
-    criteria: record.criteria.map((c) => ({ status: c.status, verification: c.verification })),
-  });
+export function summarySource(record: RunRecord, redact: (text: string) => string): string {
+  return encodeDocument(trialSummary(record), redact, `the summary of run ${record.run_id}`);
 }
 
 /** A stored row's summary from its `summary` column; undefined when it has none or no valid one. */

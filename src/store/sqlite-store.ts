@@ -48,6 +48,7 @@ import {
   SUMMARY_COLUMNS,
   toSummary,
 } from './sqlite-statements.ts';
+import { trialRecordsOfRows } from './trial-record.ts';
 import type {
   ExperimentFilter,
   ExperimentPatch,
@@ -224,6 +225,18 @@ export class SqliteStore implements ExperimentStore {
           summarizeRecord(this.#documentOfRun(experimentId, runId), experimentId, runId)
         );
       }),
+    );
+  }
+
+  async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
+    const rows = this.#read(() => this.#summaryRows(experimentId, query));
+    return trialRecordsOfRows(rows, experimentId, (runIds) =>
+      this.#read(
+        () =>
+          new Map(
+            runIds.map((runId) => [runId, this.#decodeRow(this.#runRow(experimentId, runId), experimentId)]),
+          ),
+      ),
     );
   }
 
@@ -513,10 +526,13 @@ export class SqliteStore implements ExperimentStore {
   }
 
   #documentOfRun(experimentId: string, runId: string): string {
-    const raw = this.#db
+    return recordRowOf(this.#runRow(experimentId, runId), experimentId).document;
+  }
+
+  #runRow(experimentId: string, runId: string): unknown {
+    return this.#db
       .prepare('SELECT run_id, document FROM records WHERE experiment_id = ? AND run_id = ?')
       .get(experimentId, runId);
-    return recordRowOf(raw, experimentId).document;
   }
 
   #decodeRow(raw: unknown, experimentId: string): RunRecord {
@@ -533,7 +549,7 @@ export class SqliteStore implements ExperimentStore {
       task_index: taskIndexOf(indexes, record.task_id),
       outcome: record.outcome,
       document: encodeDocument(record, this.#redact, `run ${record.run_id} of experiment ${experimentId}`),
-      summary: summarySource(record),
+      summary: summarySource(record, this.#redact),
       finished_at: finishedAt(record),
     };
   }

@@ -104,6 +104,12 @@ export interface ExperimentStore {
   listRecords(experimentId: string, query?: RecordQuery): Promise<RunRecord[]>;
   /** The summaries of the records `listRecords` would return, in the same order. */
   listRecordSummaries(experimentId: string, query?: RecordQuery): Promise<RecordSummary[]>;
+  /**
+   * The trial records (trial-record.ts: cut to what metrics and comparisons read) of the records
+   * `listRecords` would return, in the same order; what `compare` reads. Empty for an unknown
+   * experiment.
+   */
+  listTrialRecords(experimentId: string, query?: RecordQuery): Promise<RunRecord[]>;
   /** How many records the query's filters select (its offset and limit are ignored). */
   countRecords(experimentId: string, query?: RecordQuery): Promise<number>;
   /** Newest first. */

@@ -24,6 +24,67 @@ function expectedSummary(r: RunRecord): RecordSummary {
   };
 }
 
+/**
+ * What a trial record must hold of a record, written out field by field (src/store/trial-record.ts
+ * says why each is kept): everything metrics and comparisons read, failure texts of failing
+ * trials only, and nothing else.
+ */
+function expectedTrialRecord(r: RunRecord): RunRecord {
+  const failing = r.outcome === 'fail' || r.outcome === 'error';
+  return {
+    schema_version: 1,
+    run_id: r.run_id,
+    task_id: r.task_id,
+    epoch: r.epoch,
+    attempts: r.attempts,
+    harness_config: { name: '', version: '', agents: [] },
+    timestamp: r.timestamp,
+    duration_seconds: r.duration_seconds,
+    cost_usd: r.cost_usd,
+    outcome: r.outcome,
+    ...(failing && r.error !== undefined ? { error: r.error } : {}),
+    ...(r.error_kind === undefined ? {} : { error_kind: r.error_kind }),
+    output: {
+      output: null,
+      latency: r.output.latency,
+      tool_calls: [],
+      usage: r.output.usage,
+      metadata: {},
+      ...(r.output.error_kind === undefined ? {} : { error_kind: r.output.error_kind }),
+    },
+    trace: {
+      agent_calls: [],
+      agent_invocations: [],
+      prompts: [],
+      human: [],
+      circuit_breakers: [],
+      malformed_events: [],
+    },
+    evaluations: r.evaluations.map((e) => ({
+      evaluator: e.evaluator,
+      score: e.score,
+      passed: e.passed,
+      explanation: failing && !e.passed ? e.explanation : '',
+      details: {},
+      negated: e.negated,
+      ...(failing && !e.passed && e.error !== undefined ? { error: e.error } : {}),
+    })),
+    criteria: r.criteria.map((c) => ({
+      id: c.id,
+      verification: c.verification,
+      status: c.status,
+      score: c.score,
+      explanation: failing && (c.status === 'failed' || c.status === 'error') ? c.explanation : '',
+      grades: [],
+      details: {},
+    })),
+    metrics: r.metrics,
+    by_role: {},
+    scores: r.scores,
+    metadata: {},
+  };
+}
+
 const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'error', 'pending'];
 
 /**
@@ -56,8 +117,27 @@ function seededExperiment(): Experiment {
             latency: 0.1,
             ...(outcome === 'error' ? { error: 'boom', error_kind: 'timeout' as const } : {}),
           },
+          // Failure texts (kept in trial records of failing trials only), retries, process metrics.
+          ...(n % 2 === 0 ? { error: `error text ${n}` } : {}),
+          ...(n % 4 === 1 ? { attempts: 2 } : {}),
+          ...(n % 3 === 1
+            ? { metrics: { prompts_total: n, tokens_in: 10 * n, first_pass_approval: true } }
+            : {}),
+          evaluations: [
+            {
+              evaluator: 'exact',
+              score: n % 2,
+              passed: n % 2 === 1,
+              explanation: `why ${n}`,
+              details: { n },
+            },
+            ...(n % 3 === 0
+              ? [{ evaluator: 'judge', score: 0, passed: false, explanation: '', error: `judge down ${n}` }]
+              : []),
+          ],
           criteria: [
             {
+              explanation: `criterion ${n}`,
               id: 'judge',
               verification: 'rubric',
               status: n % 2 ? 'pending' : 'passed',
@@ -142,6 +222,9 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         expect(await store.listRecordSummaries('exp-paged', query), JSON.stringify(query)).toEqual(
           window.map(expectedSummary),
         );
+        expect(await store.listTrialRecords('exp-paged', query), JSON.stringify(query)).toEqual(
+          window.map(expectedTrialRecord),
+        );
         expect(await store.countRecords('exp-paged', query), JSON.stringify(query)).toBe(chosen.length);
       }
     });
@@ -150,6 +233,7 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
       const store = await open();
       expect(await store.listRecords('nope')).toEqual([]);
       expect(await store.listRecordSummaries('nope')).toEqual([]);
+      expect(await store.listTrialRecords('nope')).toEqual([]);
       expect(await store.countRecords('nope')).toBe(0);
     });
   });

@@ -390,6 +390,24 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         expect(got?.metadata['header']).toBe('Bearer [REDACTED:SERVICE_API_KEY]');
         expect(got?.records[0]?.output.output).toBe('the key is [REDACTED:SERVICE_API_KEY]');
       });
+
+      it('scrubs the failure texts that trial records keep', async () => {
+        const secret = 'sk-live-0123456789abcdef';
+        const store = await open({ env: { SERVICE_API_KEY: secret } });
+        await store.createExperiment(makeExperiment());
+        await store.appendRecord(
+          'exp-0001',
+          makeRecord({
+            outcome: 'error',
+            error: `401 for key ${secret}`,
+            evaluations: [{ evaluator: 'judge', score: 0, passed: false, explanation: `sent ${secret}` }],
+          }),
+        );
+        const [trial] = await store.listTrialRecords('exp-0001');
+        expect(JSON.stringify(trial)).not.toContain(secret);
+        expect(trial?.error).toBe('401 for key [REDACTED:SERVICE_API_KEY]');
+        expect(trial?.evaluations[0]?.explanation).toBe('sent [REDACTED:SERVICE_API_KEY]');
+      });
     });
 
     describeAnnotationContract(open);

@@ -103,7 +103,9 @@ describe('summaryOf and SummarySourceSchema', () => {
 
   it('reads back what summarySource stored of a record', () => {
     const record = makeRecord({ duration_seconds: 90, cost_usd: 0.5, scores: { overall: 0.25 } });
-    expect(summaryOfRow({ run_id: record.run_id, summary: summarySource(record) })).toMatchObject({
+    expect(
+      summaryOfRow({ run_id: record.run_id, summary: summarySource(record, (text) => text) }),
+    ).toMatchObject({
       run_id: record.run_id,
       timestamp: record.timestamp,
       finished_at: '2026-01-01T00:01:30.000Z',
@@ -111,7 +113,7 @@ describe('summaryOf and SummarySourceSchema', () => {
       scores: { overall: 0.25 },
     });
     // A summary stored before the timestamp was kept is not one: the store reads the document.
-    const old = JSON.parse(summarySource(record)) as Record<string, unknown>;
+    const old = JSON.parse(summarySource(record, (text) => text)) as Record<string, unknown>;
     delete old['timestamp'];
     expect(summaryOfRow({ run_id: record.run_id, summary: JSON.stringify(old) })).toBeUndefined();
     expect(summaryOfRow({ run_id: record.run_id, summary: null })).toBeUndefined();
