@@ -12,6 +12,8 @@ export interface ExperimentRefOptions {
   readonly store?: string | undefined;
   /** Where `HARNESSEVAL_STORE` is read (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Which records of stored experiments to read (default whole). */
+  readonly records?: RecordChoice;
 }
 
 function locationOf(options: ExperimentRefOptions): string {
@@ -31,7 +33,18 @@ export function parseLatestRef(reference: string): { harness: string; version?: 
   return version === undefined ? { harness } : { harness, version };
 }
 
-async function fromStore(store: ExperimentStore, reference: string): Promise<Experiment> {
+/**
+ * Which records to read of a stored experiment: `whole` (default), or `trial` records (cut to what
+ * metrics and comparisons read, see store/trial-record.ts) when `trial` accepts the metric names
+ * the experiment stores.
+ */
+export type RecordChoice = 'whole' | { readonly trial: (metricNames: readonly string[]) => boolean };
+
+async function fromStore(
+  store: ExperimentStore,
+  reference: string,
+  records: RecordChoice = 'whole',
+): Promise<Experiment> {
   const latest = parseLatestRef(reference);
   let id: string;
   if (latest) {
@@ -49,9 +62,17 @@ async function fromStore(store: ExperimentStore, reference: string): Promise<Exp
     const { resolveExperimentId } = await import('../store/resolve-id.ts');
     id = await resolveExperimentId(store, reference);
   }
+  const vanished = () => new HarnessEvalError('not_found', `experiment ${id} vanished from the store`);
+  if (records !== 'whole') {
+    // The document first: an experiment that finishes in between then has every record its
+    // stored metrics were computed from.
+    const document = await store.getExperimentDocument(id);
+    if (document === undefined) throw vanished();
+    if (records.trial(document.metrics.map((m) => m.name)))
+      return { ...document, records: await store.listTrialRecords(id) };
+  }
   const experiment = await store.getExperiment(id);
-  if (experiment === undefined)
-    throw new HarnessEvalError('not_found', `experiment ${id} vanished from the store`);
+  if (experiment === undefined) throw vanished();
   return experiment;
 }
 
@@ -78,7 +99,7 @@ export async function loadExperimentRefs(
         continue;
       }
       store ??= await openCliStore(locationOf(options), { mustExist: true, readonly: true });
-      experiments.push(await fromStore(store, reference));
+      experiments.push(await fromStore(store, reference, options.records));
     }
     return experiments;
   } finally {
