@@ -7,6 +7,7 @@ import { trialRecordsSuffice } from '../../src/compare/record-needs.ts';
 import type { Experiment } from '../../src/core/experiment.ts';
 import type { Outcome, RunRecord } from '../../src/core/run-record.ts';
 import { builtinMetricNames } from '../../src/metrics/catalog.ts';
+import { mulberry32 } from '../../src/stats/bootstrap.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { openSqliteDatabase } from '../../src/store/sqlite-driver.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
@@ -21,22 +22,11 @@ import { adminQuery, createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../he
  * PostgreSQL, and from rows stored before the trial fields existed.
  */
 
-/** A small seeded generator (mulberry32): the same experiments on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TASKS = 40;
 const EPOCHS = 2;
 
 function seededExperiment(id: string, version: string, seed: number): Experiment {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T;
   const tasks = Array.from({ length: TASKS }, (_, i) => ({
     id: `task-${String(i).padStart(2, '0')}`,
