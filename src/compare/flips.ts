@@ -44,11 +44,13 @@ export function failureExplanation(record: RunRecord): string {
   return record.outcome === 'error' ? 'error' : 'failed';
 }
 
-function explain(experiment: Experiment, taskId: string): string {
-  const failed = experiment.records.find(
-    (r) => r.task_id === taskId && (r.outcome === 'fail' || r.outcome === 'error'),
-  );
-  return failed ? failureExplanation(failed) : '';
+/** Task id -> its first failed or errored record: one pass, not a search of every record per flipped task. */
+function firstFailures(experiment: Experiment): Map<string, RunRecord> {
+  const failures = new Map<string, RunRecord>();
+  for (const r of experiment.records)
+    if ((r.outcome === 'fail' || r.outcome === 'error') && !failures.has(r.task_id))
+      failures.set(r.task_id, r);
+  return failures;
 }
 
 /** The tasks whose verdict flipped from A to B, each with the failing side's explanation and a flaky mark. */
@@ -60,16 +62,21 @@ export function flippedTasks(
   const ratesA = taskPassRates(a);
   const ratesB = taskPassRates(b);
   const counts = discordantPairs(taskVerdicts(ratesA), taskVerdicts(ratesB));
-  const flipped = (task: string, failing: Experiment): FlippedTask => ({
-    task_id: task,
-    baseline_pass_rate: ratesA.get(task) ?? 0,
-    pass_rate: ratesB.get(task) ?? 0,
-    explanation: explain(failing, task),
-    flaky: flaky.has(task),
-  });
+  const flipped = (task: string, failures: ReadonlyMap<string, RunRecord>): FlippedTask => {
+    const failed = failures.get(task);
+    return {
+      task_id: task,
+      baseline_pass_rate: ratesA.get(task) ?? 0,
+      pass_rate: ratesB.get(task) ?? 0,
+      explanation: failed ? failureExplanation(failed) : '',
+      flaky: flaky.has(task),
+    };
+  };
+  const failuresA = counts.improvements.length > 0 ? firstFailures(a) : new Map<string, RunRecord>();
+  const failuresB = counts.regressions.length > 0 ? firstFailures(b) : new Map<string, RunRecord>();
   return {
-    regressions: counts.regressions.map((t) => flipped(t, b)),
-    improvements: counts.improvements.map((t) => flipped(t, a)),
+    regressions: counts.regressions.map((t) => flipped(t, failuresB)),
+    improvements: counts.improvements.map((t) => flipped(t, failuresA)),
     counts,
   };
 }

@@ -1,6 +1,5 @@
 import type { Direction, Experiment, MetricResult } from '../core/experiment.ts';
 import type { MetricV1 } from '../metrics/types.ts';
-import { groupBy } from '../stats/clustered.ts';
 import { comparePaired, type PairedComparison } from '../stats/significance.ts';
 import { metricDelta } from './delta.ts';
 import type { PairScope } from './pair-scope.ts';
@@ -46,9 +45,26 @@ function calculated(
   }
 }
 
-/** At most one attempt per task: each per-task value is then one trial's own value. */
+const singleAttempt = new WeakMap<Experiment, boolean>();
+
+/**
+ * At most one attempt per task: each per-task value is then one trial's own value. Asked once per
+ * metric of the same scope: kept per experiment object (scopes are not changed after they are made).
+ */
 function oneAttemptPerTask(experiment: Experiment): boolean {
-  return [...groupBy(experiment.records, (r) => r.task_id).values()].every((records) => records.length <= 1);
+  const known = singleAttempt.get(experiment);
+  if (known !== undefined) return known;
+  const seen = new Set<string>();
+  let single = true;
+  for (const r of experiment.records) {
+    if (seen.has(r.task_id)) {
+      single = false;
+      break;
+    }
+    seen.add(r.task_id);
+  }
+  singleAttempt.set(experiment, single);
+  return single;
 }
 
 /**

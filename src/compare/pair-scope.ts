@@ -26,6 +26,12 @@ function tasksOf(experiment: Experiment): string[] {
 
 /** The experiment with only the records (and suite tasks) of `tasks`. */
 export function restrictTo(experiment: Experiment, tasks: ReadonlySet<string>): Experiment {
+  // Every task kept (two runs of one suite): the experiment itself, not a copy of 10,000 records.
+  if (
+    experiment.records.every((r) => tasks.has(r.task_id)) &&
+    experiment.suite.tasks.every((t) => tasks.has(t.id))
+  )
+    return experiment;
   return {
     ...experiment,
     records: experiment.records.filter((r) => tasks.has(r.task_id)),
@@ -77,7 +83,8 @@ export function pairScope(
   const flakyIds = new Set(flaky.map((t) => t.task_id));
   const both = inBaseline.filter((t) => inCandidate.has(t));
   const excluded = options.excludeFlaky ? both.filter((t) => flakyIds.has(t)) : [];
-  const shared = both.filter((t) => !excluded.includes(t));
+  const excludedSet = new Set(excluded);
+  const shared = both.filter((t) => !excludedSet.has(t));
   const sharedSet = new Set(shared);
   const baselineSet = new Set(inBaseline);
   return {

@@ -92,11 +92,24 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
 export function taskMeans(
   trials: readonly { readonly task: string; readonly value: number }[],
 ): Map<string, number> {
-  const result = new Map<string, number>();
-  for (const [task, group] of groupBy(trials, (t) => t.task)) {
-    const m = mean(group.map((t) => t.value));
-    if (m !== null) result.set(task, m);
+  // One running (Kahan) sum per task, in first-seen order: the same additions in the same order
+  // as `mean` of each task's group, without a group array per task (10,000 tasks, per metric).
+  const sums = new Map<string, { total: number; compensation: number; count: number }>();
+  for (const { task, value } of trials) {
+    let s = sums.get(task);
+    if (s === undefined) {
+      s = { total: 0, compensation: 0, count: 0 };
+      sums.set(task, s);
+    }
+    if (!Number.isFinite(value)) continue;
+    const y = value - s.compensation;
+    const t = s.total + y;
+    s.compensation = t - s.total - y;
+    s.total = t;
+    s.count++;
   }
+  const result = new Map<string, number>();
+  for (const [task, s] of sums) if (s.count > 0) result.set(task, s.total / s.count);
   return result;
 }
 
