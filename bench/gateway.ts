@@ -266,7 +266,7 @@ console.log(
 console.log(`answer: ${upstream.bytes} bytes of SSE, first text delta after ${FIRST_TOKEN_MS} ms`);
 console.log(
   INLINE
-    ? "hops in this process (BENCH_HOPS=inline): CPU is this process's per call over a direct call"
+    ? "hops in this process: CPU per request is this process's per call over a direct call"
     : "each hop in a child process of its own: CPU is that process's per request",
 );
 console.log(
