@@ -191,7 +191,8 @@ export class Gateway {
     api: ApiModule,
     path: string,
   ): Promise<GatewayCall | undefined> {
-    const startedAt = new Date().toISOString();
+    // The clock time is read now and written out when the call is recorded, off the request's path.
+    const startedAt = Date.now();
     const raw = await readBody(req).catch(() => undefined);
     const started = performance.now();
     let body: unknown;
@@ -244,7 +245,7 @@ export class Gateway {
     }
   }
 
-  private record(ex: Exchange, outcome: Outcome, startedAt: string): GatewayCall {
+  private record(ex: Exchange, outcome: Outcome, startedAt: number): GatewayCall {
     const seen = outcome.observation;
     const usage = outcome.scriptedUsage ?? seen.usage;
     const usageReported = outcome.scriptedUsage !== undefined || seen.usage_reported;
@@ -274,7 +275,7 @@ export class Gateway {
       ...(seen.response_id === undefined ? {} : { response_id: seen.response_id }),
       stream: ex.view.stream,
       status: outcome.status,
-      started_at: startedAt,
+      started_at: new Date(startedAt).toISOString(),
       latency_seconds: Math.max(0, ((outcome.sentAt ?? performance.now()) - ex.started) / 1000),
       ...(outcome.ttftSeconds === undefined ? {} : { ttft_seconds: outcome.ttftSeconds }),
       usage: { ...usage },
