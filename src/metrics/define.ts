@@ -4,7 +4,15 @@ import { isEnvironmentError, isInfraError } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { isVerdict, type MetricShape, meanOverTaskMeans } from './aggregate.ts';
 import { type BuiltinMetricName, metricCatalog } from './catalog.ts';
-import { contextOf, type FoldContext, foldAll, type MetricFold, Tally, TaskSums } from './fold.ts';
+import {
+  contextOf,
+  type FoldContext,
+  foldAll,
+  type MetricFold,
+  type PriorRecords,
+  Tally,
+  TaskSums,
+} from './fold.ts';
 import type { MetricUnit } from './format.ts';
 import { shownWithPending } from './pending.ts';
 import type { MetricDefinition, MetricInput } from './types.ts';
@@ -80,11 +88,26 @@ export class TrialValues {
   constructor(
     private readonly trialValue: (record: RunRecord) => number | null,
     private readonly excludePending: boolean,
-  ) {}
+    prior?: PriorRecords,
+  ) {
+    if (prior === undefined) return;
+    // None of the earlier records had a value: they count as left out, or as skipped.
+    if (!excludePending) {
+      this.considered = prior.records;
+      return;
+    }
+    for (const [task, n] of prior.pending.counts) this.pending.add(task, n);
+    this.environmentErrors = prior.environmentErrors;
+    this.infraErrors = prior.infraErrors;
+    this.considered = prior.records - prior.pending.total - prior.environmentErrors - prior.infraErrors;
+  }
 
   add(record: RunRecord): void {
     if (this.excludePending) {
-      if (record.outcome === 'pending') return this.pending.add(record.task_id);
+      if (record.outcome === 'pending') {
+        this.pending.add(record.task_id);
+        return;
+      }
       if (isEnvironmentError(record)) {
         this.environmentErrors++;
         return;
@@ -124,14 +147,14 @@ export function meanMetric<N extends BuiltinMetricName>(
     readonly details?: () => DetailsFold;
   },
 ): MetricDefinition<(typeof metricCatalog)[N]['options']> {
-  const values = (options: BuiltinOptions<N>) =>
-    new TrialValues((record) => spec.trialValue(record, options), spec.excludePending);
+  const values = (options: BuiltinOptions<N>, prior?: PriorRecords) =>
+    new TrialValues((record) => spec.trialValue(record, options), spec.excludePending, prior);
   return defineBuiltin(name, {
     unit: spec.unit,
     ...(spec.bounds ? { bounds: spec.bounds } : {}),
     ...(spec.label ? { label: spec.label } : {}),
     fold(context, shape, options) {
-      const trials = values(options);
+      const trials = values(options, context.prior);
       const extra = spec.details?.();
       return {
         add(record) {

@@ -1,4 +1,5 @@
 import type { MetricResult } from '../core/experiment.ts';
+import { isEnvironmentError, isInfraError } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import type { MetricTask } from './types.ts';
 
@@ -10,6 +11,37 @@ export interface FoldContext {
   readonly tasks: readonly MetricTask[];
   readonly epochs: number;
   readonly shared: Map<string, unknown>;
+  /**
+   * Records folded before this fold was made (a run makes an evaluator's fold when a record first
+   * names that evaluator), none of which has a value for it: their counts, so the fold starts
+   * where it would be had it seen them.
+   */
+  readonly prior?: PriorRecords;
+}
+
+/** What a fold made late needs of the records before it: how many, and how many were left out. */
+export class PriorRecords {
+  records = 0;
+  readonly pending = new Tally();
+  environmentErrors = 0;
+  infraErrors = 0;
+
+  add(record: RunRecord): void {
+    this.records++;
+    if (record.outcome === 'pending') this.pending.add(record.task_id);
+    else if (isEnvironmentError(record)) this.environmentErrors++;
+    else if (isInfraError(record)) this.infraErrors++;
+  }
+
+  /** A copy: the fold made now goes on from here while this one keeps counting. */
+  snapshot(): PriorRecords {
+    const copy = new PriorRecords();
+    copy.records = this.records;
+    for (const [task, n] of this.pending.counts) copy.pending.add(task, n);
+    copy.environmentErrors = this.environmentErrors;
+    copy.infraErrors = this.infraErrors;
+    return copy;
+  }
 }
 
 /**
