@@ -77,8 +77,10 @@ export interface RunExperimentOptions {
   readonly onEvent?: RunnerListener;
   /**
    * `false`: the returned experiment's `records` is empty (each record went to the store and by in
-   * its `trial_end` event), and the run holds only what its metrics read of each trial
-   * (`metricRecord`), so its memory does not follow the trial count. Default `true`.
+   * its `trial_end` event), and each record is folded into the metrics as it finishes
+   * (`ExperimentStream`, in plan order), so the run keeps nothing per trial and its memory does not
+   * follow the trial count. A plugin's metric without a `fold` makes the run keep a cut record per
+   * trial (`metricRecord`) instead. Default `true`.
    */
   readonly keepRecords?: boolean;
   readonly env?: NodeJS.ProcessEnv;
