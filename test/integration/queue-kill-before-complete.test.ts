@@ -59,7 +59,7 @@ describe('a worker killed between its commits and its batch of job completions',
     await db.connect();
     try {
       await db.query('SELECT pg_advisory_lock(hashtext($1))', [`harnesseval_queue.drained.${id}`]);
-      const doomed = pool.start(root, { jobs: 2, env });
+      const doomed = pool.start(root, { jobs: 2, env, verbose: true });
       // Every record committed, and the worker's first batch of completions waiting for the lock.
       const stored = () =>
         count(db, 'SELECT count(*)::integer AS n FROM harnesseval.records WHERE experiment_id = $1', [id]);
@@ -98,6 +98,10 @@ describe('a worker killed between its commits and its batch of job completions',
         new Set([doomed.child.pid]),
       );
       expect(survivor.stderr().match(/was already stored; this result is dropped/g)).toHaveLength(TASKS);
+      // --verbose prints every trial; without it a worker prints its retries and drops, not passes.
+      expect(doomed.stderr()).toContain(`stored t0#0 of ${id}: pass`);
+      expect(survivor.stderr().match(/running t\d#0 of \S+ \(retry 1\)/g)).toHaveLength(TASKS);
+      expect(survivor.stderr()).not.toMatch(/^stored /m);
     } finally {
       await db.end();
     }
