@@ -63,12 +63,18 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 /** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id and wall ms. */
-function runQueued(dir: string, url: string): Promise<{ id: string; wall: number }> {
+function runQueued(dir: string, url: string): Promise<{ id: string; wall: number; cpu: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [BIN, 'run', 'suite.json', '--queue', url, '--no-progress'], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // The coordinator shares the cores with the workers: its CPU as last seen (to within 100 ms).
+  let cpu = 0;
+  const sampler = setInterval(() => {
+    const seen = cpuSeconds(child.pid);
+    if (Number.isFinite(seen)) cpu = seen;
+  }, 100);
   let stderr = '';
   child.stderr.on('data', (c) => {
     stderr += c;
@@ -76,9 +82,10 @@ function runQueued(dir: string, url: string): Promise<{ id: string; wall: number
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
+      clearInterval(sampler);
       const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
       if (code !== 0 || id === undefined) reject(new Error(`run --queue exited ${code}: ${stderr}`));
-      else resolve({ id, wall: performance.now() - t0 });
+      else resolve({ id, wall: performance.now() - t0, cpu });
     });
   });
 }
@@ -113,7 +120,7 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
   const load = loadavg()[0] ?? 0;
   const cpu0 = started.map((w) => cpuSeconds(w.pid));
   await admin.query('SELECT pg_stat_statements_reset()');
-  const { id, wall } = await runQueued(dir, urls.coordinator);
+  const { id, wall, cpu: coordinatorCpu } = await runQueued(dir, urls.coordinator);
   const cpu = started.reduce((sum, w, i) => sum + cpuSeconds(w.pid) - (cpu0[i] ?? 0), 0);
   // Idle polling (an empty take every 500 ms a slot) before and after the run is counted too.
   const statements = await workerStatements(admin);
@@ -140,6 +147,7 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
     ideal,
     throughput: TRIALS / (span / 1000),
     cpu,
+    coordinatorCpu,
     cpuPerTrialMs: (cpu * 1000) / TRIALS,
     roundTripsPerTrial: statements.total / TRIALS,
   };
@@ -193,11 +201,11 @@ async function main() {
       `\n${TRIALS} trials of a ${DELAY_MS} ms HTTP agent, -j ${CONCURRENCY} per worker; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC`,
     );
     console.log(
-      '| workers | load avg (1 min) | trial span | ideal | efficiency | trials/s | scaling vs 1 | `run --queue` wall | workers CPU | CPU per trial | round trips per trial |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| workers | load avg (1 min) | trial span | ideal | efficiency | trials/s | scaling vs 1 | `run --queue` wall | workers CPU | CPU per trial | round trips per trial | `run --queue` CPU |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const r of rows)
       console.log(
-        `| ${r.workers} | ${r.load.toFixed(1)} | ${(r.span / 1000).toFixed(2)} s | ${(r.ideal / 1000).toFixed(2)} s | ${(r.ideal / r.span).toFixed(2)} | ${r.throughput.toFixed(0)} | ${base ? (r.throughput / base.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${(r.wall / 1000).toFixed(2)} s | ${r.cpu.toFixed(1)} s | ${r.cpuPerTrialMs.toFixed(2)} ms | ${r.roundTripsPerTrial.toFixed(2)} |`,
+        `| ${r.workers} | ${r.load.toFixed(1)} | ${(r.span / 1000).toFixed(2)} s | ${(r.ideal / 1000).toFixed(2)} s | ${(r.ideal / r.span).toFixed(2)} | ${r.throughput.toFixed(0)} | ${base ? (r.throughput / base.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${(r.wall / 1000).toFixed(2)} s | ${r.cpu.toFixed(1)} s | ${r.cpuPerTrialMs.toFixed(2)} ms | ${r.roundTripsPerTrial.toFixed(2)} | ${r.coordinatorCpu.toFixed(1)} s |`,
       );
   } finally {
     agent.close();
