@@ -22,7 +22,8 @@ export function completeJobsFunctionDdl(schema: string): string {
       experiment text;
     BEGIN
       WITH done AS (
-        UPDATE ${job} j SET completed_on = now(), state = 'completed'
+        -- As pg-boss's complete: no output, so an earlier attempt's failure message is not reported.
+        UPDATE ${job} j SET completed_on = now(), state = 'completed', output = NULL
         WHERE j.name = queue_name AND j.id = ANY(job_ids) AND j.state = 'active'
         RETURNING j.data->>'experiment_id' AS experiment_id
       )

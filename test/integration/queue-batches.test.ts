@@ -135,6 +135,17 @@ describe('TrialQueue.complete: jobs in batches, and which experiments have no jo
     expect(await jobStates('a')).toEqual({ completed: 3 });
   });
 
+  it('clears an earlier attempt’s failure, as pg-boss’s complete does: no stale reason is reported', async () => {
+    const queue = await openQueue();
+    const [id = ''] = await enqueue(queue, { experiment: 'flaky', count: 1 });
+    await queue.take([], 1);
+    await queue.fail(id, 'the worker was stopped during the trial');
+    expect(await queue.lastFailure([id])).toBe('the worker was stopped during the trial');
+    expect(await queue.take([], 1)).toHaveLength(1);
+    expect(await queue.complete([id])).toEqual(['flaky']);
+    expect(await queue.lastFailure([id])).toBeUndefined();
+  });
+
   it('does not name an experiment whose other jobs still wait, even if none of them runs', async () => {
     const queue = await openQueue();
     const ids = await enqueue(queue, { experiment: 'waiting', count: 3, maxInFlight: 1 });
