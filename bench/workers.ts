@@ -11,6 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { startCluster, stopCluster } from '../test/helpers/postgres-cluster.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,6 +20,13 @@ const TRIALS = Number(process.env['BENCH_TRIALS'] ?? 4000);
 const WORKERS = (process.env['BENCH_WORKERS'] ?? '1,2,4').split(',').map(Number);
 const CONCURRENCY = 16;
 const DELAY_MS = 50;
+/** `BENCH_PROFILE=DIR`: each worker writes a V8 CPU profile there (node --cpu-prof) when it stops. */
+const PROFILE_DIR = process.env['BENCH_PROFILE'];
+/**
+ * Workers connect as this role, so pg_stat_statements (per role) counts their statements apart
+ * from the coordinator's: every statement, BEGIN and COMMIT included, is one round trip.
+ */
+const WORKER_ROLE = 'bench_worker';
 
 // biome-ignore lint/suspicious/noExplicitAny: the built library, loaded at run time
 type Library = any;
@@ -55,12 +63,18 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 /** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id and wall ms. */
-function runQueued(dir: string, url: string): Promise<{ id: string; wall: number }> {
+function runQueued(dir: string, url: string): Promise<{ id: string; wall: number; cpu: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [BIN, 'run', 'suite.json', '--queue', url, '--no-progress'], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // The coordinator shares the cores with the workers: its CPU as last seen (to within 100 ms).
+  let cpu = 0;
+  const sampler = setInterval(() => {
+    const seen = cpuSeconds(child.pid);
+    if (Number.isFinite(seen)) cpu = seen;
+  }, 100);
   let stderr = '';
   child.stderr.on('data', (c) => {
     stderr += c;
@@ -68,18 +82,35 @@ function runQueued(dir: string, url: string): Promise<{ id: string; wall: number
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
+      clearInterval(sampler);
       const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
       if (code !== 0 || id === undefined) reject(new Error(`run --queue exited ${code}: ${stderr}`));
-      else resolve({ id, wall: performance.now() - t0 });
+      else resolve({ id, wall: performance.now() - t0, cpu });
     });
   });
 }
 
-async function round(lib: Library, dir: string, url: string, workers: number) {
+/** The workers' statements since the last reset, in all and the most frequent ones. */
+async function workerStatements(admin: pg.Client): Promise<{ total: number; top: string[] }> {
+  const { rows } = await admin.query(
+    `SELECT s.calls::integer AS calls, left(regexp_replace(s.query, '\\s+', ' ', 'g'), 110) AS query
+     FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
+     WHERE r.rolname = $1 AND s.toplevel AND s.query NOT LIKE '%FROM ONLY%FOR KEY SHARE%' ORDER BY s.calls DESC`,
+    [WORKER_ROLE],
+  );
+  const total = rows.reduce((sum: number, row: { calls: number }) => sum + row.calls, 0);
+  return {
+    total,
+    top: rows.slice(0, 12).map((row: { calls: number; query: string }) => `${row.calls} ${row.query}`),
+  };
+}
+
+async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, workers: number) {
   const started: ChildProcess[] = [];
+  const node = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`];
   for (let i = 0; i < workers; i++)
     started.push(
-      spawn(process.execPath, [BIN, 'worker', '--queue', url, '-j', String(CONCURRENCY)], {
+      spawn(process.execPath, [...node, BIN, 'worker', '--queue', urls.worker, '-j', String(CONCURRENCY)], {
         cwd: dir,
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
@@ -88,11 +119,17 @@ async function round(lib: Library, dir: string, url: string, workers: number) {
   await sleep(3000);
   const load = loadavg()[0] ?? 0;
   const cpu0 = started.map((w) => cpuSeconds(w.pid));
-  const { id, wall } = await runQueued(dir, url);
+  await admin.query('SELECT pg_stat_statements_reset()');
+  const { id, wall, cpu: coordinatorCpu } = await runQueued(dir, urls.coordinator);
   const cpu = started.reduce((sum, w, i) => sum + cpuSeconds(w.pid) - (cpu0[i] ?? 0), 0);
+  // Idle polling (an empty take every 500 ms a slot) before and after the run is counted too.
+  const statements = await workerStatements(admin);
+  console.error(
+    `${workers} worker(s), the workers' most frequent statements:\n  ${statements.top.join('\n  ')}`,
+  );
   for (const w of started) w.kill('SIGTERM');
   await Promise.all(started.map((w) => new Promise((resolve) => w.once('close', resolve))));
-  const store = await lib.openStore(url);
+  const store = await lib.openStore(urls.coordinator);
   const experiment = await store.getExperiment(id);
   await store.close();
   const records: { timestamp: string; duration_seconds: number; outcome: string }[] = experiment.records;
@@ -102,7 +139,23 @@ async function round(lib: Library, dir: string, url: string, workers: number) {
   const ends = records.map((r) => Date.parse(r.timestamp) + r.duration_seconds * 1000);
   const span = Math.max(...ends) - Math.min(...starts);
   const ideal = (TRIALS * DELAY_MS) / (workers * CONCURRENCY);
-  return { workers, load, wall, span, ideal, throughput: TRIALS / (span / 1000), cpu };
+  return {
+    workers,
+    load,
+    wall,
+    span,
+    ideal,
+    throughput: TRIALS / (span / 1000),
+    cpu,
+    coordinatorCpu,
+    cpuPerTrialMs: (cpu * 1000) / TRIALS,
+    roundTripsPerTrial: statements.total / TRIALS,
+  };
+}
+
+interface Urls {
+  readonly coordinator: string;
+  readonly worker: string;
 }
 
 async function main() {
@@ -123,24 +176,36 @@ async function main() {
       tests,
     };
     writeFileSync(join(dir, 'suite.json'), JSON.stringify(suite));
-    const cluster = await startCluster({ dir: clusterDir, durable: true });
-    const url = `postgres://postgres@127.0.0.1:${cluster.port}/postgres`;
+    const cluster = await startCluster({
+      dir: clusterDir,
+      durable: true,
+      settings: ['shared_preload_libraries=pg_stat_statements'],
+    });
+    const urls: Urls = {
+      coordinator: cluster.adminUrl,
+      worker: `postgres://${WORKER_ROLE}:bench@127.0.0.1:${cluster.port}/postgres`,
+    };
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await admin.query(`CREATE ROLE ${WORKER_ROLE} LOGIN SUPERUSER PASSWORD 'bench'`);
     const rows = [];
     for (const workers of WORKERS) {
-      const r = await round(lib, dir, url, workers);
+      const r = await round(lib, dir, urls, admin, workers);
       rows.push(r);
       console.error(`${workers} worker(s): ${JSON.stringify(r)}`);
     }
+    await admin.end();
     const base = rows[0];
     console.log(
       `\n${TRIALS} trials of a ${DELAY_MS} ms HTTP agent, -j ${CONCURRENCY} per worker; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC`,
     );
     console.log(
-      '| workers | load avg (1 min) | trial span | ideal | efficiency | trials/s | scaling vs 1 | `run --queue` wall | workers CPU |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| workers | load avg (1 min) | trial span | ideal | efficiency | trials/s | scaling vs 1 | `run --queue` wall | workers CPU | CPU per trial | round trips per trial | `run --queue` CPU |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const r of rows)
       console.log(
-        `| ${r.workers} | ${r.load.toFixed(1)} | ${(r.span / 1000).toFixed(2)} s | ${(r.ideal / 1000).toFixed(2)} s | ${(r.ideal / r.span).toFixed(2)} | ${r.throughput.toFixed(0)} | ${base ? (r.throughput / base.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${(r.wall / 1000).toFixed(2)} s | ${r.cpu.toFixed(1)} s |`,
+        `| ${r.workers} | ${r.load.toFixed(1)} | ${(r.span / 1000).toFixed(2)} s | ${(r.ideal / 1000).toFixed(2)} s | ${(r.ideal / r.span).toFixed(2)} | ${r.throughput.toFixed(0)} | ${base ? (r.throughput / base.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${(r.wall / 1000).toFixed(2)} s | ${r.cpu.toFixed(1)} s | ${r.cpuPerTrialMs.toFixed(2)} ms | ${r.roundTripsPerTrial.toFixed(2)} | ${r.coordinatorCpu.toFixed(1)} s |`,
       );
   } finally {
     agent.close();

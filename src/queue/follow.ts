@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExperimentStatus } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
@@ -47,17 +48,20 @@ export interface Followed {
  */
 export async function followExperiment(options: FollowOptions): Promise<Followed | undefined> {
   const started = performance.now();
-  let ids: string[] | undefined;
+  // The document (suite included: parsed and checked, tens of ms at thousands of tasks) is read
+  // once for the plan; each poll reads only the experiment's status row.
+  const planned = await options.store.getExperimentDocument(options.experimentId);
+  if (planned === undefined) return undefined;
+  const ids = planJobIds(planned);
+  const total = plannedTrials(planned);
   while (options.signal?.aborted !== true) {
-    const experiment = await options.store.getExperimentDocument(options.experimentId);
-    if (experiment === undefined) return undefined;
-    ids ??= planJobIds(experiment);
-    const { stored, byOutcome } = await storedTrials(options.store, experiment.id);
+    const status = await statusOf(options.store, planned.id);
+    if (status === undefined) return undefined;
+    const { stored, byOutcome } = await storedTrials(options.store, planned.id);
     const jobs = await options.queue.states(ids);
-    const total = plannedTrials(experiment);
     options.onProgress?.({
-      experimentId: experiment.id,
-      status: experiment.status,
+      experimentId: planned.id,
+      status,
       total,
       done: stored,
       passed: byOutcome['pass'] ?? 0,
@@ -67,10 +71,10 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
       jobs,
       elapsed: (performance.now() - started) / 1000,
     });
-    if (experiment.status !== 'running') return { experiment };
     const open = (jobs.created ?? 0) + (jobs.retry ?? 0) + (jobs.active ?? 0);
-    if (stored >= total || open === 0) {
-      if (options.suite === undefined) return { experiment };
+    if (status !== 'running' || stored >= total || open === 0) {
+      const experiment = (await options.store.getExperimentDocument(planned.id)) ?? planned;
+      if (experiment.status !== 'running' || options.suite === undefined) return { experiment };
       const interrupted = stored < total;
       await finishIfComplete(options.store, options.suite, experiment.id, {
         interrupted,
@@ -87,6 +91,12 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
     await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
   }
   return undefined;
+}
+
+/** The experiment's status from its summary row (no document read); undefined when it is gone. */
+async function statusOf(store: QueueStore, experimentId: string): Promise<ExperimentStatus | undefined> {
+  const rows = await store.listExperiments({ idPrefix: experimentId });
+  return rows.find((row) => row.id === experimentId)?.status;
 }
 
 /**

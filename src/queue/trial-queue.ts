@@ -2,8 +2,9 @@ import PgBoss from 'pg-boss';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { redactStoreLocation } from '../store/location.ts';
 import { PostgresPool } from '../store/postgres-pool.ts';
+import { completeJobsFunctionDdl, completeJobsSql, openJobsIndexDdl } from './complete-jobs.ts';
 import { rateCallsDdl } from './shared-rate-limiter.ts';
-import { activeJobsIndexDdl, takeJobSql } from './take-job.ts';
+import { activeJobsIndexDdl, takeJobsFunctionDdl, takeJobsSql } from './take-job.ts';
 import { TRIAL_QUEUE, type TrialJob } from './trial-job.ts';
 
 /** A taken job: its id, what to run, and how often it was taken before (expired or failed). */
@@ -56,7 +57,7 @@ export class TrialQueue {
       schedule: false,
       migrate: true,
     });
-    const queue = new TrialQueue(boss, schema, shown, new PostgresPool(new URL(url.href), { poolSize: 2 }));
+    const queue = new TrialQueue(boss, schema, shown, new PostgresPool(new URL(url.href), { poolSize: 3 }));
     try {
       await boss.start();
       if ((await boss.getQueue(TRIAL_QUEUE)) === null) {
@@ -68,10 +69,13 @@ export class TrialQueue {
           });
       }
       // Two processes creating these at once would collide in the catalog: one at a time.
-      await queue.#db.transaction('create the rate limit table and the active jobs index', async (client) => {
+      await queue.#db.transaction('create the queue’s own table, indexes and functions', async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.ddl`]);
         await client.query(rateCallsDdl(schema));
         await client.query(activeJobsIndexDdl(schema));
+        await client.query(openJobsIndexDdl(schema));
+        await client.query(takeJobsFunctionDdl(schema));
+        await client.query(completeJobsFunctionDdl(schema));
       });
     } catch (error) {
       await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
@@ -103,32 +107,45 @@ export class TrialQueue {
   }
 
   /**
-   * Takes the next job this worker may run, or undefined when none is waiting: the highest
-   * priority first, only jobs whose tags the worker has all of, and none of an experiment that
-   * has `max_in_flight` jobs taken already. Takers queue on one transaction lock, so two workers
-   * cannot both see an experiment one short of its limit and both take a job of it.
+   * Takes up to `wanted` jobs this worker may run, in one round trip (none when none is waiting):
+   * the highest priority first, only jobs whose tags the worker has all of, and never more of an
+   * experiment than its `max_in_flight` leaves room for. Takers queue on one transaction lock, so
+   * two workers cannot both see an experiment one short of its limit and both take a job of it.
    */
-  async take(workerTags: readonly string[] = []): Promise<TakenJob | undefined> {
-    const job = await this.#db.transaction('take a job', async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.#schema}.take`]);
-      const { rows } = await client.query(takeJobSql(this.#schema), [
-        TRIAL_QUEUE,
-        JSON.stringify(workerTags),
-      ]);
-      return rows[0] as TakenJob | undefined;
+  async take(workerTags: readonly string[], wanted: number): Promise<TakenJob[]> {
+    const jobs = await this.#db.withClient('take jobs', async (client) => {
+      const { rows } = await client.query({
+        name: `harnesseval:${this.#schema}:take-jobs`,
+        text: takeJobsSql(this.#schema),
+        values: [TRIAL_QUEUE, JSON.stringify(workerTags), Math.max(1, Math.trunc(wanted))],
+      });
+      return rows as TakenJob[];
     });
-    if (this.#lastError !== undefined && job === undefined) {
+    if (this.#lastError !== undefined && jobs.length === 0) {
       const error = this.#lastError;
       this.#lastError = undefined;
       throw new HarnessEvalError('store', `the queue in ${this.location} failed: ${error.message}`, {
         cause: error,
       });
     }
-    return job === undefined ? undefined : { id: job.id, data: job.data, retryCount: job.retryCount };
+    return jobs.map((job) => ({ id: job.id, data: job.data, retryCount: job.retryCount }));
   }
 
-  async complete(id: string): Promise<void> {
-    await this.#run('complete a job', () => this.#boss.complete(TRIAL_QUEUE, id));
+  /**
+   * Completes the jobs among `ids` still taken (one round trip for all); returns the experiments of
+   * those jobs that now have no job waiting or running (complete-jobs.ts: exact over any number of
+   * workers completing at once). Call it only once each job's record is committed.
+   */
+  async complete(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return this.#db.withClient('complete jobs', async (client) => {
+      const { rows } = await client.query({
+        name: `harnesseval:${this.#schema}:complete-jobs`,
+        text: completeJobsSql(this.#schema),
+        values: [TRIAL_QUEUE, [...ids]],
+      });
+      return rows.map((row: { experiment_id: string }) => row.experiment_id);
+    });
   }
 
   /** Gives the job back as failed: it is taken again until it has been retried RETRY_LIMIT times. */

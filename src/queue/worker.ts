@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { isValidated, markValidated } from '../core/validated-record.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import type { PluginSet } from '../plugins/set.ts';
 import { recordingListener } from '../runner/child-records.ts';
@@ -10,6 +11,7 @@ import { trialKey } from '../runner/plan.ts';
 import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { finishIfComplete, plannedTrials } from './finish.ts';
+import { JobCompleter } from './job-completer.ts';
 import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { type QueueStore, TrialJobSchema } from './trial-job.ts';
@@ -101,10 +103,35 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     return found;
   };
 
+  const completer = new JobCompleter(options.queue);
+  /** Completions and finishing checks still going on after their trial's slot was freed. */
+  const settling = new Set<Promise<void>>();
+
+  // After the commit: the job completes in the next batch, and the slot takes another job meanwhile.
+  const completeJob = (jobId: string, queued: QueuedExperiment) => {
+    const experimentId = queued.experiment.id;
+    const settle = completer
+      .complete({ jobId, experimentId })
+      .then(async (drained) => {
+        // No job of the experiment waits or runs: the stored records say whether it is complete.
+        if (!drained) return;
+        const planned = plannedTrials(queued.experiment);
+        const metrics = queued.plugins.metrics;
+        if (await finishIfComplete(options.store, queued.suite, experimentId, { metrics, planned }))
+          emit({ type: 'experiment_finished', experimentId });
+      })
+      .catch((error: unknown) => {
+        // The record is stored; the job stays taken, expires and the trial runs again (a counted retry).
+        emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+      })
+      .finally(() => settling.delete(settle));
+    settling.add(settle);
+  };
+
   const handle = async (job: TakenJob) => {
     const parsed = TrialJobSchema.safeParse(job.data);
     if (!parsed.success) {
-      await options.queue.fail(job.id, 'not a trial job');
+      await options.queue.fail(job.id, 'not a trial job').catch(() => undefined);
       return emit({ type: 'job_failed', experimentId: undefined, error: 'not a trial job' });
     }
     const { experiment_id: experimentId, task_id: taskId, epoch } = parsed.data;
@@ -132,23 +159,18 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         attempts: record.attempts + job.retryCount,
         metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
       };
+      // Still a valid record (a positive attempt count, one more metadata key) when the runner's
+      // parse passed: marked so, the store does not parse it a second time (half the worker's zod time).
+      if (isValidated(record)) markValidated(counted);
       const first = await options.store.appendRecordOnce(experimentId, counted);
       // Stored already by a take of this job whose worker died before completing it: the record
       // stays the first one, and counts this attempt too.
       if (!first && job.retryCount > 0)
         await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
       // The record is committed before the job completes: a kill in between only repeats the trial.
-      await options.queue.complete(job.id);
+      completeJob(job.id, queued);
       stored += first ? 1 : 0;
       emit({ type: 'trial_stored', experimentId, record: counted, first });
-      const planned = plannedTrials(queued.experiment);
-      if (
-        await finishIfComplete(options.store, queued.suite, experimentId, {
-          metrics: queued.plugins.metrics,
-          planned,
-        })
-      )
-        emit({ type: 'experiment_finished', experimentId });
     } catch (error) {
       // A refusal (this checkout has another version of the suite) leaves the job to other workers.
       const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
@@ -160,20 +182,23 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     }
   };
 
-  const slot = async () => {
-    while (!stopping()) {
-      let job: TakenJob | undefined;
-      try {
-        job = await options.queue.take(options.tags ?? []);
-      } catch (error) {
-        emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) });
-      }
-      if (job === undefined) {
-        await sleep(options.pollMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
-        continue;
-      }
-      await handle(job);
-    }
+  // One taker fills every free slot with one take: slots freed while a take is out go in the next.
+  let free = options.concurrency;
+  let slotFreed: (() => void) | undefined;
+  const running = new Set<Promise<void>>();
+  const whenStopping = new Promise<void>((resolve) => {
+    if (stopping()) resolve();
+    options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    options.stopNow?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  const start = (job: TakenJob) => {
+    free -= 1;
+    const trial = handle(job).finally(() => {
+      running.delete(trial);
+      free += 1;
+      slotFreed?.();
+    });
+    running.add(trial);
   };
 
   const expiry = setInterval(
@@ -181,7 +206,25 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     options.expireEveryMs ?? 2000,
   );
   try {
-    await Promise.all(Array.from({ length: options.concurrency }, slot));
+    while (!stopping()) {
+      if (free === 0) {
+        await Promise.race([new Promise<void>((resolve) => (slotFreed = resolve)), whenStopping]);
+        slotFreed = undefined;
+        continue;
+      }
+      let jobs: TakenJob[] = [];
+      try {
+        jobs = await options.queue.take(options.tags ?? [], free);
+      } catch (error) {
+        emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) });
+      }
+      for (const job of jobs) start(job);
+      if (jobs.length === 0)
+        await sleep(options.pollMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
+    }
+    while (running.size > 0) await Promise.all(running);
+    await completer.idle();
+    while (settling.size > 0) await Promise.all(settling);
   } finally {
     clearInterval(expiry);
     options.stopNow?.removeEventListener('abort', onStopNow);

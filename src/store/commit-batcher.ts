@@ -2,20 +2,21 @@
  * Group commit on the client: writes that arrive while one batch is being committed go together
  * in the next batch, one statement and one transaction for all of them. A lone write goes at
  * once (no timer, no added latency); at `-j 16` the round trip, the commit and the syscalls are
- * shared by up to 16 trials. Each `add` still resolves only once its own item is committed.
+ * shared by up to 16 trials. Each `add` still resolves only once its own item is committed, with
+ * that item's own result (`R`: e.g. whether a record was the first of its trial).
  */
 
-interface Pending<T> {
+interface Pending<T, R> {
   readonly item: T;
-  readonly resolve: () => void;
+  readonly resolve: (result: R) => void;
   readonly reject: (error: unknown) => void;
 }
 
-export interface CommitBatcherOptions<T> {
-  /** Commits the items in one transaction: all or none. */
-  readonly writeBatch: (items: readonly T[]) => Promise<void>;
+export interface CommitBatcherOptions<T, R> {
+  /** Commits the items in one transaction, all or none; the result of each item, in order. */
+  readonly writeBatch: (items: readonly T[]) => Promise<readonly R[]>;
   /** Commits one item; used alone, and to find which item of a failed batch failed. */
-  readonly writeOne: (item: T) => Promise<void>;
+  readonly writeOne: (item: T) => Promise<R>;
   /**
    * The unique keys an item writes. Two items sharing a key never go in one batch (one statement
    * cannot touch a row twice); the later one waits for the next batch, so order is kept.
@@ -24,18 +25,18 @@ export interface CommitBatcherOptions<T> {
   readonly maxBatch?: number;
 }
 
-export class CommitBatcher<T> {
-  readonly #options: CommitBatcherOptions<T>;
-  readonly #queue: Pending<T>[] = [];
+export class CommitBatcher<T, R = void> {
+  readonly #options: CommitBatcherOptions<T, R>;
+  readonly #queue: Pending<T, R>[] = [];
   #running: Promise<void> | undefined;
 
-  constructor(options: CommitBatcherOptions<T>) {
+  constructor(options: CommitBatcherOptions<T, R>) {
     this.#options = options;
   }
 
-  /** Resolves when `item` is committed; rejects with that item's own error. */
-  add(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /** Resolves with the item's result when `item` is committed; rejects with that item's own error. */
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
       this.#running ??= this.#drain().finally(() => {
         this.#running = undefined;
@@ -52,20 +53,22 @@ export class CommitBatcher<T> {
     while (this.#queue.length > 0) {
       const batch = this.#takeBatch();
       if (batch.length === 1) {
-        await settle(batch, () => this.#options.writeOne(batch[0]!.item));
+        await settle(batch[0]!, () => this.#options.writeOne(batch[0]!.item));
         continue;
       }
+      let results: readonly R[];
       try {
-        await this.#options.writeBatch(batch.map((p) => p.item));
-        for (const p of batch) p.resolve();
+        results = await this.#options.writeBatch(batch.map((p) => p.item));
       } catch {
         // Nothing of the batch was committed: write each alone, so each caller gets its own result.
-        for (const p of batch) await settle([p], () => this.#options.writeOne(p.item));
+        for (const p of batch) await settle(p, () => this.#options.writeOne(p.item));
+        continue;
       }
+      for (const [i, p] of batch.entries()) p.resolve(results[i] as R);
     }
   }
 
-  #takeBatch(): Pending<T>[] {
+  #takeBatch(): Pending<T, R>[] {
     const max = this.#options.maxBatch ?? 500;
     const seen = new Set<string>();
     let count = 0;
@@ -79,11 +82,10 @@ export class CommitBatcher<T> {
   }
 }
 
-async function settle<T>(batch: readonly Pending<T>[], write: () => Promise<void>): Promise<void> {
+async function settle<T, R>(pending: Pending<T, R>, write: () => Promise<R>): Promise<void> {
   try {
-    await write();
-    for (const p of batch) p.resolve();
+    pending.resolve(await write());
   } catch (error) {
-    for (const p of batch) p.reject(error);
+    pending.reject(error);
   }
 }

@@ -38,6 +38,17 @@ export function postgresStatements(s: string) {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         ON CONFLICT (experiment_id, task_id, epoch) DO NOTHING`,
     },
+    /**
+     * Many trials' first records at once (the queue's group commit): a trial that has a record keeps
+     * it; the run_ids returned are the records stored.
+     */
+    insertRecordsOnce: {
+      name: name('insert-records-once'),
+      text: `INSERT INTO ${s}.records (experiment_id, task_id, epoch, run_id, task_index, outcome, document, summary, finished_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+        ON CONFLICT (experiment_id, task_id, epoch) DO NOTHING
+        RETURNING run_id`,
+    },
     experimentDocument: {
       name: name('experiment-document'),
       text: `SELECT document FROM ${s}.experiments WHERE id = $1`,

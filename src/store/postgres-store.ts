@@ -97,11 +97,17 @@ export class PostgresStore implements ExperimentStore {
   /** appendRecord's group commit: trials finishing together share one statement and one commit. */
   readonly #appends = new CommitBatcher<RecordWrite>({
     writeOne: (write) => this.#writeOne(write, 'replace').then(() => undefined),
-    writeBatch: (writes) => this.#writeBatch(writes),
-    keys: ({ experimentId, record }) => [
-      JSON.stringify([experimentId, 'run', record.run_id]),
-      JSON.stringify([experimentId, 'trial', record.task_id, record.epoch]),
-    ],
+    writeBatch: (writes) => this.#writeBatch(writes, 'replace').then(() => writes.map(() => undefined)),
+    keys: writeKeys,
+  });
+  /** appendRecordOnce's group commit (queue workers): each learns whether its record was the first. */
+  readonly #appendsOnce = new CommitBatcher<RecordWrite, boolean>({
+    writeOne: (write) => this.#writeOne(write, 'once'),
+    writeBatch: async (writes) => {
+      const stored = new Set(await this.#writeBatch(writes, 'once'));
+      return writes.map((write) => stored.has(write.record.run_id));
+    },
+    keys: writeKeys,
   });
 
   private constructor(url: URL, schema: string, options: PostgresStoreOptions) {
@@ -185,7 +191,7 @@ export class PostgresStore implements ExperimentStore {
    * What a queue worker commits: a retried or late duplicate of a trial changes nothing.
    */
   async appendRecordOnce(experimentId: string, record: RunRecord): Promise<boolean> {
-    return this.#writeOne(await this.#prepareWrite(experimentId, record), 'once');
+    return this.#appendsOnce.add(await this.#prepareWrite(experimentId, record));
   }
 
   /** See postgres-attempts.ts: a queue's retry of a trial already stored, counted in its record. */
@@ -396,6 +402,7 @@ export class PostgresStore implements ExperimentStore {
 
   async close(): Promise<void> {
     await this.#appends.idle();
+    await this.#appendsOnce.idle();
     await this.#db.end();
   }
 
@@ -405,11 +412,14 @@ export class PostgresStore implements ExperimentStore {
     return { experimentId, record: checked, row };
   }
 
-  async #writeBatch(writes: readonly RecordWrite[]): Promise<void> {
+  /** One statement for all `writes`; the run_ids it stored (`once`: those whose trial had no record). */
+  async #writeBatch(writes: readonly RecordWrite[], mode: 'replace' | 'once'): Promise<string[]> {
     const column = (i: number) => writes.map((write) => write.row[i]);
     const values = [writes.map((write) => write.experimentId), ...ROW_COLUMNS.map(column)];
-    await this.#db.withClient(`store ${writes.length} runs`, async (client) => {
-      await client.query({ ...this.#sql.upsertRecords, values });
+    const statement = mode === 'replace' ? this.#sql.upsertRecords : this.#sql.insertRecordsOnce;
+    return this.#db.withClient(`store ${writes.length} runs`, async (client) => {
+      const { rows } = await client.query({ ...statement, values });
+      return mode === 'replace' ? [] : rows.map((row: { run_id: string }) => row.run_id);
     });
   }
 
@@ -464,4 +474,12 @@ export class PostgresStore implements ExperimentStore {
       data: { experimentId },
     });
   }
+}
+
+/** The unique keys a record write touches: its run_id and its trial (task, epoch). */
+function writeKeys({ experimentId, record }: RecordWrite): string[] {
+  return [
+    JSON.stringify([experimentId, 'run', record.run_id]),
+    JSON.stringify([experimentId, 'trial', record.task_id, record.epoch]),
+  ];
 }

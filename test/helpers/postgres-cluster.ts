@@ -62,6 +62,8 @@ export interface ClusterOptions {
    * what it costs in production. Tests turn both off: nothing here must survive a power loss.
    */
   readonly durable?: boolean;
+  /** More server settings (`-c name=value` each), e.g. a benchmark's `shared_preload_libraries`. */
+  readonly settings?: readonly string[];
 }
 
 export interface RunningCluster {
@@ -149,6 +151,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       '-c listen_addresses=127.0.0.1',
       '-c max_connections=300',
       ...settings,
+      ...(options.settings ?? []).map((setting) => `-c ${setting}`),
     ].join(' ');
     try {
       await asServerUser(join(bin, 'pg_ctl'), [

@@ -39,9 +39,13 @@ export class WorkerPool {
 
   constructor(private readonly url: string) {}
 
-  start(dir: string, options: { jobs?: number; tags?: string; env?: NodeJS.ProcessEnv } = {}): RunningCli {
+  start(
+    dir: string,
+    options: { jobs?: number; tags?: string; env?: NodeJS.ProcessEnv; verbose?: boolean } = {},
+  ): RunningCli {
     const args = ['worker', '--queue', this.url, '-j', String(options.jobs ?? 2)];
     if (options.tags !== undefined) args.push('--tags', options.tags);
+    if (options.verbose === true) args.push('--verbose');
     const started = startCli(args, dir, options.env ?? {});
     this.#running.push(started);
     this.#started.push(started);

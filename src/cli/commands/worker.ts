@@ -17,7 +17,11 @@ in, on another machine): jobs name the suite file relative to it, and a worker r
 suite file differs from the one the experiment was planned with. Secrets (API keys) come from the
 worker's own environment, never from the queue. SIGINT/SIGTERM: stop taking jobs and finish the
 trials in flight; a second signal abandons them (their jobs go back to the queue). A worker takes
-the trials of an experiment queued with --tags only when it has all of them.`;
+the trials of an experiment queued with --tags only when it has all of them.
+
+It prints the trials that fail or error, retries, results dropped because the trial was stored
+already, jobs put back and finished experiments, and a count of stored trials every 10 s;
+--verbose prints every trial as it starts and as it is stored.`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -30,7 +34,11 @@ interface WorkerFlags {
   store?: string;
   concurrency: number;
   tags?: string[];
+  verbose?: boolean;
 }
+
+/** How often a worker that is not --verbose says how many trials it stored. */
+const PROGRESS_EVERY_MS = 10_000;
 
 export const register: RegisterCommand = (program: Command, io: CliIO) => {
   program
@@ -44,12 +52,29 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
       'this worker’s tags (comma-separated): it also takes trials queued with --tags it has',
       workerTags('--tags'),
     )
+    .option('--verbose', 'print every trial as it starts and as it is stored')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {
       const status = await work(flags, io);
       if (status !== EXIT.ok) throw new CliExit(status);
     });
 };
+
+/**
+ * What is worth a line without --verbose: at hundreds of trials a second, a line per passing trial
+ * buries the ones that need a look (and writing them cost a tenth of the worker's CPU).
+ */
+function notable(event: WorkerEvent): boolean {
+  switch (event.type) {
+    case 'trial_start':
+      return event.retry > 0;
+    case 'trial_stored':
+      return !event.first || event.record.outcome !== 'pass';
+    case 'job_failed':
+    case 'experiment_finished':
+      return true;
+  }
+}
 
 function describe(event: WorkerEvent): string {
   switch (event.type) {
@@ -102,6 +127,16 @@ async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
   io.stderr.write(
     `worker ${process.pid} taking trials from ${shownStore(url)} (-j ${flags.concurrency}${tagged})\n`,
   );
+  let storedSoFar = 0;
+  let storedShown = 0;
+  const progress = setInterval(() => {
+    if (storedSoFar === storedShown) return;
+    io.stderr.write(
+      `worker ${process.pid}: ${storedSoFar} trials stored (${storedSoFar - storedShown} in the last ${PROGRESS_EVERY_MS / 1000} s)\n`,
+    );
+    storedShown = storedSoFar;
+  }, PROGRESS_EVERY_MS);
+  progress.unref();
   try {
     const { stored } = await runWorker({
       store: connection.store,
@@ -115,13 +150,17 @@ async function work(flags: WorkerFlags, io: CliIO): Promise<number> {
       plugins: await invocationPlugins(io),
       signal: stop.signal,
       stopNow: stopNow.signal,
-      onEvent: (event) => io.stderr.write(`${describe(event)}\n`),
+      onEvent: (event) => {
+        if (event.type === 'trial_stored' && event.first) storedSoFar += 1;
+        if (flags.verbose === true || notable(event)) io.stderr.write(`${describe(event)}\n`);
+      },
     });
     io.stderr.write(`worker ${process.pid} stopped; it stored ${stored} trials\n`);
     return EXIT.ok;
   } catch (error) {
     return reportError(io, error);
   } finally {
+    clearInterval(progress);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await connection.queue.close();

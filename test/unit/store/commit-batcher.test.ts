@@ -14,16 +14,18 @@ function harness(
           release = resolve;
         })
       : Promise.resolve();
-  const batcher = new CommitBatcher<string>({
+  const batcher = new CommitBatcher<string, string>({
     writeOne: async (item) => {
       await gate();
       if (options.failOne?.(item)) throw new Error(`bad ${item}`);
       log.push(`one ${item}`);
+      return `${item} alone`;
     },
     writeBatch: async (items) => {
       await gate();
       if (options.failBatch) throw new Error('batch failed');
       log.push(`batch ${items.join(',')}`);
+      return items.map((item, i) => `${item} ${i + 1}/${items.length}`);
     },
     keys: (item) => [item.split(':')[0] ?? item],
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
@@ -54,7 +56,8 @@ describe('CommitBatcher', () => {
     const first = batcher.add('a:1');
     const rest = ['b:1', 'c:1', 'd:1'].map((item) => batcher.add(item));
     releaseHeld();
-    await Promise.all([first, ...rest]);
+    // Each caller gets its own item's result, alone or from its place in the batch.
+    expect(await Promise.all([first, ...rest])).toEqual(['a:1 alone', 'b:1 1/3', 'c:1 2/3', 'd:1 3/3']);
     expect(log).toEqual(['one a:1', 'batch b:1,c:1,d:1']);
   });
 
@@ -85,13 +88,13 @@ describe('CommitBatcher', () => {
     const first = batcher.add('x:0');
     const results = ['a:1', 'b:1', 'c:1'].map((item) =>
       batcher.add(item).then(
-        () => 'ok',
+        (result) => result,
         (error: Error) => error.message,
       ),
     );
     releaseHeld();
     await first;
-    expect(await Promise.all(results)).toEqual(['ok', 'bad b:1', 'ok']);
+    expect(await Promise.all(results)).toEqual(['a:1 alone', 'bad b:1', 'c:1 alone']);
     expect(log).toEqual(['one x:0', 'one a:1', 'one c:1']);
   });
 

@@ -1,0 +1,167 @@
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type TrialJob, trialJobId } from '../../src/queue/trial-job.ts';
+import { type TakenJob, TrialQueue } from '../../src/queue/trial-queue.ts';
+import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
+
+// The queue's batch take and batch completion (take-job.ts, complete-jobs.ts) on a real
+// PostgreSQL, in process: each test has its own database, so no other test's jobs are in its queue.
+let url = '';
+const opened: TrialQueue[] = [];
+beforeEach(async () => {
+  url = await createTestDatabase();
+}, POSTGRES_SETUP_TIMEOUT_MS);
+afterEach(async () => {
+  for (const queue of opened.splice(0)) await queue.close();
+});
+
+async function openQueue(): Promise<TrialQueue> {
+  const queue = await TrialQueue.open(url);
+  opened.push(queue);
+  return queue;
+}
+
+interface Jobs {
+  readonly experiment: string;
+  readonly count: number;
+  readonly priority?: number;
+  readonly tags?: string[];
+  readonly maxInFlight?: number;
+}
+
+/** Enqueues `count` jobs of `experiment` (tasks t0, t1, …); their ids. */
+async function enqueue(queue: TrialQueue, jobs: Jobs): Promise<string[]> {
+  const list = Array.from({ length: jobs.count }, (_, i) => {
+    const data: TrialJob = {
+      experiment_id: jobs.experiment,
+      task_id: `t${i}`,
+      epoch: 0,
+      ...(jobs.tags === undefined ? {} : { tags: jobs.tags }),
+      ...(jobs.maxInFlight === undefined ? {} : { max_in_flight: jobs.maxInFlight }),
+    };
+    return { id: trialJobId(jobs.experiment, `t${i}`, 0), data, priority: jobs.priority ?? 0 };
+  });
+  // One at a time: the take orders equal priorities by creation time.
+  for (const job of list) await queue.enqueue([job], 60);
+  return list.map((job) => job.id);
+}
+
+const experimentOf = (job: TakenJob) => (job.data as TrialJob).experiment_id;
+const labels = (jobs: readonly TakenJob[]) =>
+  jobs.map((job) => `${experimentOf(job)}:${(job.data as TrialJob).task_id}`);
+
+async function jobStates(experiment: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT state, count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 GROUP BY state`,
+      [experiment],
+    );
+    return Object.fromEntries(rows.map((row: { state: string; n: number }) => [row.state, row.n]));
+  } finally {
+    await client.end();
+  }
+}
+
+describe('TrialQueue.take: several jobs in one round trip', () => {
+  it('hands out up to the slots asked for: the highest priority first, then the oldest', async () => {
+    const queue = await openQueue();
+    await enqueue(queue, { experiment: 'low', count: 3 });
+    await enqueue(queue, { experiment: 'high', count: 3, priority: 5 });
+    expect(labels(await queue.take([], 4))).toEqual(['high:t0', 'high:t1', 'high:t2', 'low:t0']);
+    expect(labels(await queue.take([], 16))).toEqual(['low:t1', 'low:t2']);
+    expect(await queue.take([], 16)).toEqual([]);
+  });
+
+  it('never hands out more of an experiment than its max_in_flight leaves room for, counting this take', async () => {
+    const queue = await openQueue();
+    const limited = await enqueue(queue, { experiment: 'limited', count: 10, maxInFlight: 3 });
+    await enqueue(queue, { experiment: 'free', count: 2 });
+    const first = await queue.take([], 16);
+    expect(labels(first).sort()).toEqual(['free:t0', 'free:t1', 'limited:t0', 'limited:t1', 'limited:t2']);
+    // Three of `limited` are taken: none more until one completes.
+    expect(await queue.take([], 16)).toEqual([]);
+    await queue.complete([limited[0] ?? '']);
+    expect(labels(await queue.take([], 16))).toEqual(['limited:t3']);
+    expect(await jobStates('limited')).toEqual({ active: 3, completed: 1, created: 6 });
+  });
+
+  it('holds max_in_flight over takers asking at once (each its own connections)', async () => {
+    const queues = [await openQueue(), await openQueue(), await openQueue()];
+    await enqueue(queues[0] as TrialQueue, { experiment: 'shared', count: 12, maxInFlight: 4 });
+    const taken = await Promise.all(queues.map((queue) => queue.take([], 16)));
+    expect(taken.flat()).toHaveLength(4);
+    expect(new Set(taken.flat().map((job) => job.id)).size).toBe(4);
+    expect(await jobStates('shared')).toEqual({ active: 4, created: 8 });
+  });
+
+  it('gives a tagged job only to a worker with every one of its tags', async () => {
+    const queue = await openQueue();
+    await enqueue(queue, { experiment: 'gpu', count: 2, tags: ['gpu'], priority: 5 });
+    await enqueue(queue, { experiment: 'any', count: 2 });
+    expect(labels(await queue.take(['linux'], 16))).toEqual(['any:t0', 'any:t1']);
+    expect(await queue.take(['linux'], 16)).toEqual([]);
+    expect(labels(await queue.take(['gpu', 'linux'], 16))).toEqual(['gpu:t0', 'gpu:t1']);
+  });
+
+  it('counts a take of a job that expired in its retry count', async () => {
+    const queue = await openQueue();
+    const [id] = await enqueue(queue, { experiment: 'expiring', count: 1 });
+    expect((await queue.take([], 1)).map((job) => job.retryCount)).toEqual([0]);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // What a worker that died mid-trial leaves: the job taken long ago.
+    await client.query(
+      `UPDATE harnesseval_queue.job SET started_on = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    await client.end();
+    await queue.expireJobs();
+    expect((await queue.take([], 1)).map((job) => [job.id, job.retryCount])).toEqual([[id, 1]]);
+  });
+});
+
+describe('TrialQueue.complete: jobs in batches, and which experiments have no job left', () => {
+  it('names an experiment only when the batch leaves it no waiting or running job', async () => {
+    const queue = await openQueue();
+    const a = await enqueue(queue, { experiment: 'a', count: 3 });
+    const b = await enqueue(queue, { experiment: 'b', count: 2 });
+    expect(await queue.take([], 16)).toHaveLength(5);
+    expect(await queue.complete([a[0] ?? '', b[0] ?? ''])).toEqual([]);
+    expect((await queue.complete([a[1] ?? '', a[2] ?? '', b[1] ?? ''])).sort()).toEqual(['a', 'b']);
+    // Completing again (a zombie's late completion) changes nothing and names nothing.
+    expect(await queue.complete([a[0] ?? '', a[2] ?? ''])).toEqual([]);
+    expect(await jobStates('a')).toEqual({ completed: 3 });
+  });
+
+  it('clears an earlier attempt’s failure, as pg-boss’s complete does: no stale reason is reported', async () => {
+    const queue = await openQueue();
+    const [id = ''] = await enqueue(queue, { experiment: 'flaky', count: 1 });
+    await queue.take([], 1);
+    await queue.fail(id, 'the worker was stopped during the trial');
+    expect(await queue.lastFailure([id])).toBe('the worker was stopped during the trial');
+    expect(await queue.take([], 1)).toHaveLength(1);
+    expect(await queue.complete([id])).toEqual(['flaky']);
+    expect(await queue.lastFailure([id])).toBeUndefined();
+  });
+
+  it('does not name an experiment whose other jobs still wait, even if none of them runs', async () => {
+    const queue = await openQueue();
+    const ids = await enqueue(queue, { experiment: 'waiting', count: 3, maxInFlight: 1 });
+    expect(labels(await queue.take([], 16))).toEqual(['waiting:t0']);
+    expect(await queue.complete([ids[0] ?? ''])).toEqual([]);
+  });
+
+  it('of two workers completing the last two jobs at once, one is told the experiment is drained', async () => {
+    const [one, two] = [await openQueue(), await openQueue()];
+    for (let round = 0; round < 8; round++) {
+      const experiment = `race${round}`;
+      const [x, y] = await enqueue(one, { experiment, count: 2 });
+      expect(await one.take([], 2)).toHaveLength(2);
+      const told = await Promise.all([one.complete([x ?? '']), two.complete([y ?? ''])]);
+      // The first to get the experiment's lock still sees the other's job running: only the second says so.
+      expect(told.flat()).toEqual([experiment]);
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
+import { exportedExperiment, WorkerPool } from '../helpers/queue-workers.ts';
+import { cli, ROOT, waitFor } from '../helpers/run-cli.ts';
+
+// A worker SIGKILLed after its records are committed and before its batch of job completions
+// commits, through the built CLI (`npx tsdown` first) on a real PostgreSQL. The test holds the
+// experiment's completion lock (complete-jobs.ts), so the worker's completion waits inside its
+// transaction; then the worker is killed and its connection ends (the machine is gone).
+const AGENT = join(ROOT, 'test/fixtures/queue/agent.mjs');
+const TASKS = 5;
+
+let root = '';
+let url = '';
+let pool: WorkerPool;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'harnesseval-queue-kill-'));
+  url = await createTestDatabase();
+  pool = new WorkerPool(url);
+}, POSTGRES_SETUP_TIMEOUT_MS);
+afterEach(() => pool.stopAll());
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function count(db: pg.Client, sql: string, values: unknown[]): Promise<number> {
+  return ((await db.query(sql, values)).rows[0] as { n: number }).n;
+}
+
+describe('a worker killed between its commits and its batch of job completions', () => {
+  it('leaves no second record: each trial is run again by another worker, and its record counts the retry', async () => {
+    const marks = join(root, 'marks');
+    await mkdir(join(root, 'evals'), { recursive: true });
+    await mkdir(marks);
+    // The agent fixture holds the first `hang` trial unless this file exists: no trial hangs here.
+    await writeFile(join(marks, 'held'), '{}');
+    await copyFile(AGENT, join(root, 'evals', 'agent.mjs'));
+    const tests = Array.from(
+      { length: TASKS },
+      (_, i) => `  - id: t${i}\n    input: "task ${i}"\n    expected: "task ${i}"\n`,
+    );
+    await writeFile(
+      join(root, 'evals', 'suite.yaml'),
+      `version: "1.0"\nname: kill-before-complete\nagent:\n  adapter: cli\n  command: node\n  args: ["./agent.mjs"]\n  inherit_env: [QUEUE_MARKS]\ntests:\n${tests.join('')}`,
+    );
+    const queued = await cli(
+      ['run', 'evals/suite.yaml', '--queue', url, '--job-expiry', '6', '--detach'],
+      root,
+    );
+    expect(queued.status).toBe(0);
+    const id = queued.stdout.trim();
+    const env = { QUEUE_MARKS: marks };
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await db.query('SELECT pg_advisory_lock(hashtext($1))', [`harnesseval_queue.drained.${id}`]);
+      const doomed = pool.start(root, { jobs: 2, env, verbose: true });
+      // Every record committed, and the worker's first batch of completions waiting for the lock.
+      const stored = () =>
+        count(db, 'SELECT count(*)::integer AS n FROM harnesseval.records WHERE experiment_id = $1', [id]);
+      const waitingCompletion = `SELECT pid FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'
+          AND query LIKE '%harnesseval_complete_jobs_v1%'`;
+      await waitFor(
+        async () => (await stored()) === TASKS && (await db.query(waitingCompletion)).rowCount === 1,
+        90_000,
+      );
+      const blocked = (await db.query(waitingCompletion)).rows[0] as { pid: number };
+      doomed.child.kill('SIGKILL');
+      await doomed.done;
+      // Its connection goes with the machine: the completion it began is rolled back.
+      await db.query('SELECT pg_terminate_backend($1)', [blocked.pid]);
+      await db.query('SELECT pg_advisory_unlock(hashtext($1))', [`harnesseval_queue.drained.${id}`]);
+      const jobs = `SELECT count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 AND state = $2`;
+      expect(await count(db, jobs, [id, 'active'])).toBe(TASKS);
+      expect(await count(db, jobs, [id, 'completed'])).toBe(0);
+
+      // The jobs expire; another worker runs every trial again, keeps the first records and completes
+      // the jobs. (`runs watch` may call the experiment completed earlier: every trial has a record.)
+      const survivor = pool.start(root, { jobs: 2, env });
+      await waitFor(async () => (await count(db, jobs, [id, 'completed'])) === TASKS, 90_000);
+      expect(await pool.stop(survivor)).toBe(0);
+      const watched = await cli(['runs', '--store', url, 'watch', id], root);
+      expect(watched.stdout).toContain(`experiment ${id} completed`);
+      expect(watched.status).toBe(0);
+      const experiment = await exportedExperiment(url, root, id);
+      expect(experiment.status).toBe('completed');
+      expect(experiment.records.map((r) => [r.task_id, r.attempts]).sort()).toEqual(
+        Array.from({ length: TASKS }, (_, i) => [`t${i}`, 2]),
+      );
+      // The first records stay: the killed worker's.
+      expect(new Set(experiment.records.map((r) => r.metadata.worker?.pid))).toEqual(
+        new Set([doomed.child.pid]),
+      );
+      expect(survivor.stderr().match(/was already stored; this result is dropped/g)).toHaveLength(TASKS);
+      // --verbose prints every trial; without it a worker prints its retries and drops, not passes.
+      expect(doomed.stderr()).toContain(`stored t0#0 of ${id}: pass`);
+      expect(survivor.stderr().match(/running t\d#0 of \S+ \(retry 1\)/g)).toHaveLength(TASKS);
+      expect(survivor.stderr()).not.toMatch(/^stored /m);
+    } finally {
+      await db.end();
+    }
+  }, 180_000);
+});
