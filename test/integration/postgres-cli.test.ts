@@ -236,7 +236,7 @@ describe('runs export / runs import between SQLite and PostgreSQL', () => {
 
 describe('a damaged stored record', () => {
   it(
-    'is refused by compare with the run, experiment and field named, however deep the damage',
+    'is refused by compare when it is in what compare reads, and by a whole read however deep the damage',
     async () => {
       const dir = await project();
       const schemaUrl = new URL(url);
@@ -257,17 +257,31 @@ describe('a damaged stored record', () => {
       const intact = await compare();
       expect(intact.stderr).toBe('');
       expect(intact.status).toBe(0);
-      // Deep inside the trace, where a check of the summary fields alone would not look.
-      await adminQuery(
+      const sql = (text: string) => adminQuery(text, new URL(url).pathname.slice(1));
+      // Deep inside the trace, which compare does not read (its trial records leave traces out):
+      // compare gives the same answer, a whole read of the experiment refuses it.
+      await sql(
         `UPDATE damaged.records SET document = jsonb_set(document::jsonb, '{trace,agent_calls,0,tokens_in}', '"many"')::text
          WHERE experiment_id = 'exp-damage-b' AND task_id = 'bravo'`,
-        new URL(url).pathname.slice(1),
+      );
+      expect(await compare()).toMatchObject({ status: 0, stdout: intact.stdout });
+      const shown = await he(['runs', 'show', 'exp-damage-b', '--store', schemaUrl.href], dir);
+      expect(shown.status).not.toBe(0);
+      expect(shown.stderr).toContain(
+        'stored run bravo#0 of experiment exp-damage-b is corrupt: trace.agent_calls[0].tokens_in:',
+      );
+      expect(shown.stderr).not.toMatch(/\n\s+at /);
+      // A field compare reads, damaged in the summary and the document alike: refused, named.
+      await sql(
+        `UPDATE damaged.records SET summary = jsonb_set(summary::jsonb, '{output,latency}', '"slow"')::text,
+           document = jsonb_set(document::jsonb, '{output,latency}', '"slow"')::text
+         WHERE experiment_id = 'exp-damage-b' AND task_id = 'charlie'`,
       );
       const damaged = await compare();
       expect(damaged.status).not.toBe(0);
       expect(damaged.stdout).toBe('');
       expect(damaged.stderr).toContain(
-        'stored run bravo#0 of experiment exp-damage-b is corrupt: trace.agent_calls[0].tokens_in:',
+        'stored run charlie#0 of experiment exp-damage-b is corrupt: output.latency:',
       );
       expect(damaged.stderr).not.toMatch(/\n\s+at /);
     },
