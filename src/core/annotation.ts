@@ -42,3 +42,10 @@ export const AnnotationSchema = z.object({
   updated_at: z.string().optional(),
 });
 export type Annotation = z.infer<typeof AnnotationSchema>;
+
+/** When an annotation was written and last edited: kept as they were when an export is restored. */
+export const AnnotationTimesSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  updated_at: z.iso.datetime({ offset: true }).optional(),
+});
+export type AnnotationTimes = z.infer<typeof AnnotationTimesSchema>;
