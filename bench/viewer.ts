@@ -76,7 +76,8 @@ interface Timing {
   bytes: number;
 }
 
-const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const middle = (values: number[]) =>
+  values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function median(url: string): Promise<Timing> {
   const times: number[] = [];

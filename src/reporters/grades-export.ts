@@ -40,7 +40,7 @@ export const GRADE_COLUMNS = [
 ] as const satisfies readonly (keyof GradeRow)[];
 
 /** Every grade of the experiment, human and judge, in record order then criterion order. */
-export function gradeRows(experiment: Pick<Experiment, 'id' | 'records'>): GradeRow[] {
+export function gradeRows(experiment: Experiment): GradeRow[] {
   return experiment.records.flatMap((record) =>
     record.criteria.flatMap((criterion) =>
       criterion.grades.map((g) => ({
@@ -65,30 +65,16 @@ export function gradeRows(experiment: Pick<Experiment, 'id' | 'records'>): Grade
 /**
  * The grades as CSV (a header, then one row per grade; text cells that a spreadsheet would run
  * as a formula are neutralised, see csv.ts) or JSONL (one object per line). The CLI's
- * `grade export` and the viewer's download both write this.
+ * `grade export` and the viewer's download both call this.
  */
-export function renderGradeExport(
-  experiment: Pick<Experiment, 'id' | 'records'>,
-  format: GradeExportFormat,
-): string {
-  return gradeExportHead(format) + gradeExportLines(gradeRows(experiment), format);
-}
-
-/** What a grade export starts with: the CSV header line (JSONL has none). */
-export function gradeExportHead(format: GradeExportFormat): string {
-  return format === 'csv' ? `${GRADE_COLUMNS.join(',')}\r\n` : '';
-}
-
-/** The lines of some grade rows, to follow the head (a download writes them a few trials at a time). */
-export function gradeExportLines(rows: readonly GradeRow[], format: GradeExportFormat): string {
+export function renderGradeExport(experiment: Experiment, format: GradeExportFormat): string {
+  const rows = gradeRows(experiment);
   if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
-  return rows
-    .map(
-      (row) =>
-        `${GRADE_COLUMNS.map((column) => {
-          const value = row[column];
-          return typeof value === 'number' ? String(value) : csvField(neutralizeFormula(value));
-        }).join(',')}\r\n`,
-    )
-    .join('');
+  const lines = rows.map((row) =>
+    GRADE_COLUMNS.map((column) => {
+      const value = row[column];
+      return typeof value === 'number' ? String(value) : csvField(neutralizeFormula(value));
+    }).join(','),
+  );
+  return `${[GRADE_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }

@@ -4,9 +4,6 @@ import { annotationRows, renderAnnotationExport } from '../reporters/annotations
 import {
   GRADE_EXPORT_FORMATS,
   type GradeExportFormat,
-  gradeExportHead,
-  gradeExportLines,
-  gradeRows,
   renderGradeExport,
 } from '../reporters/grades-export.ts';
 import type { ExperimentStore } from '../store/types.ts';
@@ -41,18 +38,7 @@ function checkedFormat(format: string): GradeExportFormat {
   return format;
 }
 
-/**
- * Trials read at a time for a grade download: large, since each windowed read orders the
- * experiment's rows again; small enough that 10,000 trials are not held at once.
- */
-const GRADE_PAGE = 2_500;
-
-/**
- * `/experiments/ID/grades.csv|jsonl`: the file `harnesseval grade export` writes, as a download.
- * Read a page of trials at a time, so a 10,000-trial experiment's records are never held at once
- * (only its grade lines are). A page that is not the trials the summaries listed (a run wrote
- * meanwhile) makes it read the experiment whole instead: never a trial twice or none.
- */
+/** `/experiments/ID/grades.csv|jsonl`: the file `harnesseval grade export` writes, as a download. */
 export async function downloadGrades(
   response: ServerResponse,
   store: ExperimentStore,
@@ -60,20 +46,8 @@ export async function downloadGrades(
   format: string,
 ): Promise<void> {
   const checked = checkedFormat(format);
-  const document = await experimentDocumentById(store, id);
-  const runs = (await store.listRecordSummaries(document.id)).map((s) => s.run_id);
-  const lines: string[] = [];
-  for (let offset = 0; offset < runs.length; offset += GRADE_PAGE) {
-    const records = await store.listRecords(document.id, { offset, limit: GRADE_PAGE });
-    const expected = runs.slice(offset, offset + GRADE_PAGE);
-    if (records.length !== expected.length || records.some((r, i) => r.run_id !== expected[i])) {
-      const whole = await experimentById(store, document.id);
-      attachment(response, whole.id, 'grades', checked, renderGradeExport(whole, checked));
-      return;
-    }
-    lines.push(gradeExportLines(gradeRows({ id: document.id, records }), checked));
-  }
-  attachment(response, document.id, 'grades', checked, gradeExportHead(checked) + lines.join(''));
+  const experiment = await experimentById(store, id);
+  attachment(response, experiment.id, 'grades', checked, renderGradeExport(experiment, checked));
 }
 
 /** `/experiments/ID/annotations.csv|jsonl`: the file `harnesseval annotations export` writes. */
