@@ -4,22 +4,21 @@
 // first text delta after FIRST_TOKEN_MS, 15 more as long after it); a keep-alive HTTP client calls it directly
 // through a bare Node pass-through proxy (the cost of one more hop) and through the built library's
 // Gateway (forwarding, recording every call), in interleaved rounds.
-// Everything runs in this one process, so the CPU time difference per call is the gateway's own.
+// Everything runs in this one process (the hops are in bench/gateway-hops.ts), so the CPU time per
+// call over a direct call is the hop's; BENCH_HOPS=process runs each hop in a child process of its
+// own instead (its CPU per request then is its process's; the wall figures then also hold the
+// wake-ups of three processes, which a loaded machine stretches).
 import { createServer, Agent as HttpAgent, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { childHop, type Hop, type HopKind, inlineHop } from './gateway-hops.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const INLINE = process.env['BENCH_HOPS'] !== 'process';
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 2000);
 const STREAMS = 16;
 const PER_STREAM = Number(process.env['BENCH_PER_STREAM'] ?? 100);
 const FIRST_TOKEN_MS = 5;
 const DELTAS = 16;
-
-// biome-ignore lint/suspicious/noExplicitAny: the built library, loaded at run time
-type Library = any;
 
 const quantile = (xs: readonly number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -139,65 +138,46 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (u.user + u.system) / 1000;
 };
 
-/**
- * The least one more HTTP hop in Node costs: a bare pass-through proxy (no parsing, no records),
- * so the gateway's own share of its overhead can be told from the hop's.
- */
-async function startBareProxy(upstream: string): Promise<{ url: string; close(): void }> {
-  const target = new URL(upstream);
-  const server = createServer((req, res) => {
-    const out = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: req.url,
-        method: req.method,
-        headers: req.headers,
-        agent,
-      },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    req.pipe(out);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
-}
-
 const SIDES = ['direct', 'bare', 'gateway'] as const;
 type Side = (typeof SIDES)[number];
 
+const startHop = (kind: HopKind, upstream: string): Promise<Hop> =>
+  INLINE ? inlineHop(kind, upstream, agent) : childHop(kind, upstream);
+
 /** CALLS rounds of one call on each side, in a rotating order so a noisy moment hits all alike. */
-async function sequential(lib: Library, upstream: string) {
-  const gateway = await lib.Gateway.start({
-    upstream: { kind: 'forward', target: { baseUrl: new URL(upstream), apiKey: 'sk-bench', label: 'up' } },
-  });
-  const bare = await startBareProxy(upstream);
-  const route = gateway.openRoute();
+async function sequential(upstream: string) {
+  const gateway = await startHop('gateway', upstream);
+  const bare = await startHop('bare', upstream);
+  const route = await gateway.openRoute();
   const base: Record<Side, string> = { direct: upstream, bare: bare.url, gateway: route.baseUrl };
   const key: Record<Side, string> = { direct: 'sk-bench', bare: 'sk-bench', gateway: route.key };
   const timings: Record<Side, Timing[]> = { direct: [], bare: [], gateway: [] };
   const cpu: Record<Side, number> = { direct: 0, bare: 0, gateway: 0 };
   const WARM_UP = 200;
-  for (let i = 0; i < WARM_UP + CALLS; i++) {
+  const round = async (i: number, measured: boolean) => {
     for (let k = 0; k < SIDES.length; k++) {
       const side = SIDES[(i + k) % SIDES.length] as Side;
       const c0 = process.cpuUsage();
       const t = await call(base[side], key[side], 0);
-      if (i < WARM_UP) continue;
+      if (!measured) continue;
       timings[side].push(t);
       cpu[side] += cpuMs(c0);
     }
-  }
-  const calls = await gateway.closeRoute(route);
+  };
+  for (let i = 0; i < WARM_UP; i++) await round(i, false);
+  const hopCpu0 = { gateway: await gateway.cpu(), bare: await bare.cpu() };
+  for (let i = 0; i < CALLS; i++) await round(i, true);
+  // In a process of its own, each hop's CPU per request (µs); inline, this process's over direct.
+  const perCall = async (side: 'gateway' | 'bare', hop: Hop, before: number) =>
+    INLINE ? ((cpu[side] - cpu.direct) / CALLS) * 1000 : ((await hop.cpu()) - before) / CALLS;
+  const hopCpu = {
+    gateway: await perCall('gateway', gateway, hopCpu0.gateway),
+    bare: await perCall('bare', bare, hopCpu0.bare),
+  };
+  const calls = await gateway.closeRoute(route.id);
   await gateway.close();
-  bare.close();
-  const recorded =
-    calls.length === WARM_UP + CALLS && calls.every((c: { status: number }) => c.status === 200);
+  await bare.close();
+  const recorded = calls.length === WARM_UP + CALLS && calls.every((c) => c.status === 200);
   const p50 = (side: Side, pick: (t: Timing) => number) => quantile(timings[side].map(pick), 0.5);
   /** The paired differences against direct, at quantile q. */
   const added = (side: Side, pick: (t: Timing) => number, q: number) =>
@@ -219,17 +199,15 @@ async function sequential(lib: Library, upstream: string) {
     ttft_added_p50: added('gateway', first, 0.5),
     ttft_added_p90: added('gateway', first, 0.9),
     bare_ttft_added_p50: added('bare', first, 0.5),
-    cpu_per_call: (cpu.gateway - cpu.direct) / CALLS,
-    bare_cpu_per_call: (cpu.bare - cpu.direct) / CALLS,
+    gateway_cpu_us: hopCpu.gateway,
+    bare_cpu_us: hopCpu.bare,
     recorded,
   };
 }
 
 /** STREAMS routes at once, each PER_STREAM calls in a row; direct, then through the gateway. */
-async function concurrent(lib: Library, upstream: string) {
-  const gateway = await lib.Gateway.start({
-    upstream: { kind: 'forward', target: { baseUrl: new URL(upstream), apiKey: 'sk-bench', label: 'up' } },
-  });
+async function concurrent(upstream: string) {
+  const gateway = await startHop('gateway', upstream);
   const streams = Array.from({ length: STREAMS }, (_, i) => i);
   const wave = async (target: (s: number) => { base: string; key: string }) => {
     const t0 = performance.now();
@@ -244,12 +222,12 @@ async function concurrent(lib: Library, upstream: string) {
     return { wall: performance.now() - t0, timings: timings.flat() };
   };
   const direct = await wave(() => ({ base: upstream, key: 'sk-bench' }));
-  const routes = streams.map(() => gateway.openRoute());
-  const through = await wave((s) => ({ base: routes[s].baseUrl, key: routes[s].key }));
+  const routes = await Promise.all(streams.map(() => gateway.openRoute()));
+  const through = await wave((s) => ({ base: routes[s]?.baseUrl ?? '', key: routes[s]?.key ?? '' }));
   // Attribution: every route holds exactly its own stream's calls (id and usage encode the stream).
   let misattributed = 0;
   for (const s of streams) {
-    const calls = await gateway.closeRoute(routes[s]);
+    const calls = await gateway.closeRoute(routes[s]?.id ?? '');
     if (calls.length !== PER_STREAM) misattributed += Math.abs(PER_STREAM - calls.length);
     for (const c of calls)
       if (
@@ -272,10 +250,9 @@ async function concurrent(lib: Library, upstream: string) {
   };
 }
 
-const lib: Library = await import(join(root, 'dist/index.js'));
 const upstream = await startUpstream();
-const seq = await sequential(lib, upstream.url);
-const conc = await concurrent(lib, upstream.url);
+const seq = await sequential(upstream.url);
+const conc = await concurrent(upstream.url);
 upstream.close();
 agent.destroy();
 
@@ -287,6 +264,11 @@ console.log(
       .join(' ')}`,
 );
 console.log(`answer: ${upstream.bytes} bytes of SSE, first text delta after ${FIRST_TOKEN_MS} ms`);
+console.log(
+  INLINE
+    ? "hops in this process: CPU per request is this process's per call over a direct call"
+    : "each hop in a child process of its own: CPU is that process's per request",
+);
 console.log(
   `\n${CALLS} sequential rounds, one call each: direct, through a bare Node proxy, through the gateway`,
 );
@@ -305,8 +287,13 @@ console.log(
   `  TTFT added (paired): p50 ${ms(seq.ttft_added_p50)}, p90 ${ms(seq.ttft_added_p90)}` +
     ` (bare proxy p50 ${ms(seq.bare_ttft_added_p50)})   target <= 2 ms: ${verdict(seq.ttft_added_p50 <= 2)}`,
 );
+const us = (x: number) => `${x.toFixed(0)} µs`;
 console.log(
-  `  CPU per call over direct: gateway ${ms(seq.cpu_per_call)}, bare proxy ${ms(seq.bare_cpu_per_call)}; ` +
+  `  CPU per request: gateway ${us(seq.gateway_cpu_us)}, bare proxy ${us(seq.bare_cpu_us)}; ` +
+    `the gateway's own (over a bare hop) ${us(seq.gateway_cpu_us - seq.bare_cpu_us)}`,
+);
+console.log(
+  `  gateway's own wall share (overhead p50 minus bare proxy's) ${ms(seq.overhead_p50 - seq.bare_overhead_p50)}; ` +
     `every gateway call recorded: ${seq.recorded}`,
 );
 console.log(`\n${STREAMS} concurrent streams x ${PER_STREAM} calls each:`);

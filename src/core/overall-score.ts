@@ -72,16 +72,30 @@ function trialOverall(record: ScoredTrial): number {
   return record.scores['overall'] ?? (record.outcome === 'pass' ? 1 : 0);
 }
 
+/** Per task, its trials' values added up in arrival order (tasks in first-seen order). */
+class PlainSums {
+  readonly sums = new Map<string, { total: number; count: number }>();
+
+  add(task: string, value: number): void {
+    const entry = this.sums.get(task);
+    if (entry === undefined) this.sums.set(task, { total: 0 + value, count: 1 });
+    else {
+      entry.total += value;
+      entry.count++;
+    }
+  }
+}
+
 function weightedMean(
-  byTask: ReadonlyMap<string, readonly number[]>,
+  byTask: PlainSums,
   weights: ReadonlyMap<string, number>,
 ): { value: number | null; tasks: number; perTask: Map<string, number> } {
   let weighted = 0;
   let total = 0;
   const perTask = new Map<string, number>();
-  for (const [task, values] of byTask) {
-    if (values.length === 0) continue;
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  for (const [task, { total: sum, count }] of byTask.sums) {
+    if (count === 0) continue;
+    const mean = sum / count;
     perTask.set(task, mean);
     const weight = weights.get(task) ?? 1;
     weighted += weight * mean;
@@ -94,53 +108,68 @@ export function overallScore(
   records: readonly ScoredTrial[],
   tasks: readonly { readonly id: string; readonly weight: number }[],
 ): OverallScore {
-  const weights = new Map(tasks.map((t) => [t.id, t.weight]));
-  const known = new Set(tasks.map((t) => t.id));
-  const decided = new Map<string, number[]>();
-  const atWorst = new Map<string, number[]>();
-  const atBest = new Map<string, number[]>();
-  const push = (map: Map<string, number[]>, task: string, value: number) => {
-    const list = map.get(task);
-    if (list === undefined) map.set(task, [value]);
-    else list.push(value);
-  };
-  let pending = 0;
-  let environment = 0;
-  let infra = 0;
-  let count = 0;
-  for (const record of records) {
-    if (known.size > 0 && !known.has(record.task_id)) continue;
+  const tally = new OverallScoreTally(tasks);
+  for (const record of records) tally.add(record);
+  return tally.result();
+}
+
+/**
+ * `overallScore` one trial at a time: what it keeps grows with the tasks, not the trials, so a
+ * run can score itself without keeping its records. The result is `overallScore` of the trials
+ * in the order they were added.
+ */
+export class OverallScoreTally {
+  private readonly weights: Map<string, number>;
+  private readonly known: Set<string>;
+  private readonly decided = new PlainSums();
+  private readonly atWorst = new PlainSums();
+  private readonly atBest = new PlainSums();
+  private pending = 0;
+  private environment = 0;
+  private infra = 0;
+  private count = 0;
+
+  constructor(tasks: readonly { readonly id: string; readonly weight: number }[]) {
+    this.weights = new Map(tasks.map((t) => [t.id, t.weight]));
+    this.known = new Set(tasks.map((t) => t.id));
+  }
+
+  add(record: ScoredTrial): void {
+    if (this.known.size > 0 && !this.known.has(record.task_id)) return;
     if (isEnvironmentError(record)) {
-      environment++;
-      continue;
+      this.environment++;
+      return;
     }
     if (isInfraError(record)) {
-      infra++;
-      continue;
+      this.infra++;
+      return;
     }
     if (record.outcome === 'pending') {
-      pending++;
-      push(atWorst, record.task_id, 0);
-      push(atBest, record.task_id, 1);
-      continue;
+      this.pending++;
+      this.atWorst.add(record.task_id, 0);
+      this.atBest.add(record.task_id, 1);
+      return;
     }
-    count++;
+    this.count++;
     const value = trialOverall(record);
-    push(decided, record.task_id, value);
-    push(atWorst, record.task_id, value);
-    push(atBest, record.task_id, value);
+    this.decided.add(record.task_id, value);
+    this.atWorst.add(record.task_id, value);
+    this.atBest.add(record.task_id, value);
   }
-  const mean = weightedMean(decided, weights);
-  const worst = weightedMean(atWorst, weights).value;
-  const best = weightedMean(atBest, weights).value;
-  return {
-    value: mean.value,
-    decided: count,
-    pending,
-    environment_errors: environment,
-    infra_errors: infra,
-    tasks: mean.tasks,
-    possible_range: pending > 0 && worst !== null && best !== null ? [worst, best] : null,
-    per_task: mean.perTask,
-  };
+
+  result(): OverallScore {
+    const mean = weightedMean(this.decided, this.weights);
+    const worst = weightedMean(this.atWorst, this.weights).value;
+    const best = weightedMean(this.atBest, this.weights).value;
+    return {
+      value: mean.value,
+      decided: this.count,
+      pending: this.pending,
+      environment_errors: this.environment,
+      infra_errors: this.infra,
+      tasks: mean.tasks,
+      possible_range: this.pending > 0 && worst !== null && best !== null ? [worst, best] : null,
+      per_task: mean.perTask,
+    };
+  }
 }

@@ -8,7 +8,7 @@ import type {
 } from './protocol.ts';
 import { emptyObservation, ObservedStream } from './protocol.ts';
 import { type SseFrame, sseText } from './sse.ts';
-import { leadingType } from './sse-skim.ts';
+import { bytesAt, leadingType } from './sse-skim.ts';
 import { contentText, errorText, isRecord, num, parseArguments, str } from './wire-json.ts';
 
 /** The Anthropic Messages API (`POST /v1/messages`), JSON and streamed. */
@@ -85,6 +85,21 @@ function observeJson(body: unknown): CallObservation {
   return seen;
 }
 
+const BLOCK_START_HEAD = Buffer.from('{"type":"content_block_start","index":');
+/** After the index: a block that records nothing when it starts (its text comes in deltas). */
+const QUIET_BLOCKS = [',"content_block":{"type":"text"', ',"content_block":{"type":"thinking"'].map((b) =>
+  Buffer.from(b),
+);
+
+/** A text or thinking block's start, as the API writes it: output that changes no recorded figure. */
+function quietBlockStart(frame: SseFrame): boolean {
+  const { buf, dataStart, dataEnd } = frame;
+  if (!bytesAt(buf, dataStart, BLOCK_START_HEAD)) return false;
+  let at = dataStart + BLOCK_START_HEAD.length;
+  while (at < dataEnd && (buf[at] ?? 0) >= 48 && (buf[at] ?? 0) <= 57) at++;
+  return at > dataStart + BLOCK_START_HEAD.length && QUIET_BLOCKS.some((b) => bytesAt(buf, at, b));
+}
+
 class AnthropicStream extends ObservedStream {
   /** Tool-use blocks by index, with their streamed JSON input. */
   private readonly blocks = new Map<number, { id?: string; name: string; json: string; input: unknown }>();
@@ -92,8 +107,9 @@ class AnthropicStream extends ObservedStream {
   skim(frame: SseFrame): boolean | undefined {
     switch (leadingType(frame)) {
       case undefined:
-      case 'message_start':
       case 'content_block_start':
+        return quietBlockStart(frame) ? true : undefined;
+      case 'message_start':
       case 'message_delta':
       case 'error':
         return undefined;

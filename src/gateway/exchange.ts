@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../core/errors.ts';
+import type { HangUp } from './hang-up.ts';
 import type { ApiModule, CallObservation, ModelTurn, RequestView } from './protocol.ts';
 import { emptyObservation } from './protocol.ts';
 import { ResponseTap } from './response-tap.ts';
@@ -22,7 +23,7 @@ export interface Exchange {
   /** The request's path and query after the route prefix (`/v1/messages?beta=true`). */
   readonly path: string;
   /** Fires when the harness hangs up before the answer is complete. */
-  readonly signal: AbortSignal;
+  readonly signal: HangUp;
   readonly keepText: boolean;
 }
 
@@ -32,6 +33,8 @@ export interface Outcome {
   readonly observation: CallObservation;
   readonly upstream: string;
   readonly ttftSeconds?: number | undefined;
+  /** `performance.now()` when the answer had been sent, when recording it came later. */
+  readonly sentAt?: number;
   readonly text?: string;
   readonly error?: string;
   /** The usage the script set, exact even when the wire format omits it (a chat stream). */
@@ -65,9 +68,9 @@ function responseId(ex: Exchange): string {
 }
 
 /** Waits until the harness hangs up (a scripted hang), or the route closes with the gateway. */
-function untilHangUp(signal: AbortSignal): Promise<void> {
+function untilHangUp(signal: HangUp): Promise<void> {
   if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve()));
 }
 
 /** Answers from the route's model script. */
@@ -94,7 +97,7 @@ export async function answerFromScript(ex: Exchange): Promise<Outcome> {
   }
   if (answer.delayMs > 0) {
     try {
-      await delay(answer.delayMs, undefined, { signal: ex.signal });
+      await delay(answer.delayMs, undefined, { signal: ex.signal.asAbortSignal() });
     } catch {
       return { status: 0, observation: emptyObservation(), upstream: 'script', error: 'the harness hung up' };
     }

@@ -5,6 +5,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { HangUpSignal } from './hang-up.ts';
 import type { ModelApi } from './protocol.ts';
 
 /** A provider or base URL the gateway forwards to, with the key it adds (read from the environment). */
@@ -99,7 +100,7 @@ export function sendUpstream(options: {
   readonly method: string;
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer;
-  readonly signal: AbortSignal;
+  readonly signal: HangUpSignal;
 }): Promise<IncomingMessage> {
   const { to, signal } = options;
   const send = to.secure ? httpsRequest : httpRequest;
@@ -118,7 +119,7 @@ export function sendUpstream(options: {
       agent: to.secure ? httpsAgent : httpAgent,
     });
     const onAbort = () => req.destroy(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort);
     req.setNoDelay(true);
     req.on('response', (res) => {
       signal.removeEventListener('abort', onAbort);

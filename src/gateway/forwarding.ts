@@ -28,8 +28,11 @@ function withUsageRequested(ex: Exchange): { body: Buffer; stripUsage: boolean }
 
 /**
  * Streams the upstream's answer through the tap as chunks arrive, pausing while the harness's
- * socket is full. Resolves at the end of the answer or when the harness hangs up; rejects when
- * the upstream's stream breaks or closes before the answer is complete.
+ * socket is full. The chunks that arrive together (one socket read holds many SSE events) leave
+ * together, in one write on the next tick, with the end of the response when the answer is
+ * complete: one chunk and one syscall, not one per event. Resolves at the end of the answer or
+ * when the harness hangs up; rejects when the upstream's stream breaks or closes before the
+ * answer is complete.
  */
 function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -38,18 +41,34 @@ function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap): Promis
       return;
     }
     const resume = () => upstream.resume();
+    const pending: Buffer[] = [];
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      if (pending.length === 0) return;
+      const bytes = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+      pending.length = 0;
+      if (ex.signal.aborted) return;
+      const last = upstream.complete && upstream.readableLength === 0;
+      if (!tap.write(bytes, last) && !last && !ex.res.destroyed) {
+        upstream.pause();
+        ex.res.once('drain', resume);
+      }
+    };
     const hungUp = () => resolve();
-    ex.signal.addEventListener('abort', hungUp, { once: true });
+    ex.signal.addEventListener('abort', hungUp);
     const done = (error?: Error) => {
+      flush();
       ex.signal.removeEventListener('abort', hungUp);
       if (error === undefined) resolve();
       else reject(error);
     };
     upstream.on('data', (chunk: Buffer) => {
       if (ex.signal.aborted) return;
-      if (!tap.write(chunk) && !ex.res.destroyed) {
-        upstream.pause();
-        ex.res.once('drain', resume);
+      pending.push(chunk);
+      if (!scheduled) {
+        scheduled = true;
+        process.nextTick(flush);
       }
     });
     upstream.once('end', () => done());
@@ -58,6 +77,14 @@ function pipe(upstream: IncomingMessage, ex: Exchange, tap: ResponseTap): Promis
       if (!upstream.complete) done(new Error('the upstream closed the connection before the answer ended'));
     });
   });
+}
+
+/**
+ * Resolves after the event loop's next poll for I/O: an immediate queued by an immediate runs in
+ * the next loop iteration, after that iteration's poll.
+ */
+function afterNextPoll(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /** Forwards a call to a provider or base URL, streaming the answer through as it arrives. */
@@ -100,12 +127,17 @@ export async function forwardUpstream(
     upstream.destroy();
     failure = 'the harness hung up before the answer ended';
   }
+  const sentAt = performance.now();
+  // The harness has its answer: reading the last bytes and recording the call can wait until the
+  // event loop has looked for I/O once more, so bytes of other calls go first.
+  if (ex.res.writableEnded) await afterNextPoll();
   const observation = tap.end();
   const ttft = tap.ttftSeconds();
   const outcome: Outcome = {
     status,
     observation,
     upstream: target.label,
+    sentAt,
     ...(ex.keepText || recorder !== undefined ? { text: tap.text() } : {}),
     ...(ttft === undefined ? {} : { ttftSeconds: ttft }),
     ...(failure === undefined ? {} : { error: failure }),

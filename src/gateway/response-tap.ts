@@ -23,6 +23,9 @@ export class ResponseTap {
   private kept: Buffer[] = [];
   private keptBytes = 0;
   private firstOutput: number | undefined;
+  private readerEnded = false;
+  /** The last chunk, sent with the end of the response and read at `end`. */
+  private unread: { buffer: Buffer; at: number } | undefined;
   status = 0;
   sse = false;
 
@@ -47,8 +50,11 @@ export class ResponseTap {
     if (!bodyFollows) this.res.flushHeaders();
   }
 
-  /** Writes a chunk; false when the harness's socket wants a pause (backpressure). */
-  write(chunk: Buffer | string): boolean {
+  /**
+   * Writes a chunk; false when the harness's socket wants a pause (backpressure). With `last` the
+   * chunk ends the response: the last bytes and the end of the body leave in one write.
+   */
+  write(chunk: Buffer | string, last = false): boolean {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (this.options.keepText && this.keptBytes < MAX_KEPT_BYTES) {
       this.kept.push(buffer);
@@ -58,28 +64,35 @@ export class ResponseTap {
     if (reader === undefined) {
       this.json.push(buffer);
       this.firstOutput ??= performance.now();
-      return this.res.write(buffer);
+      return this.send(buffer, last);
     }
     if (this.options.hideUsage) {
       this.sawOutput(reader.push(buffer));
-      return this.send(reader.takeVisible());
+      if (last) this.endReader(reader);
+      return this.send(reader.takeVisible(), last);
     }
-    // The harness gets the bytes before the gateway reads them.
-    const ok = this.res.write(buffer);
-    this.sawOutput(reader.push(buffer));
+    // The harness gets the bytes before the gateway reads them; the last ones are read at `end`.
+    const ok = this.send(buffer, last);
+    if (last) this.unread = { buffer, at: performance.now() };
+    else this.sawOutput(reader.push(buffer));
     return ok;
   }
 
-  /** Ends the response (unless the harness is gone) and returns what it carried. */
+  /** Ends the response (unless the harness is gone or it has ended) and returns what it carried. */
   end(): CallObservation {
     const reader = this.reader;
-    if (reader !== undefined && this.options.hideUsage) {
-      this.sawOutput(reader.end());
-      this.send(reader.takeVisible());
+    if (reader !== undefined && this.options.hideUsage && !this.readerEnded) {
+      this.endReader(reader);
+      this.send(reader.takeVisible(), false);
     }
     if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
     if (reader !== undefined) {
-      if (!this.options.hideUsage) this.sawOutput(reader.end());
+      if (this.unread !== undefined) {
+        // Its events went out when it was sent: that is when any first output reached the harness.
+        if (reader.push(this.unread.buffer)) this.firstOutput ??= this.unread.at;
+        this.unread = undefined;
+      }
+      if (!this.readerEnded) this.endReader(reader);
       return reader.observation();
     }
     let body: unknown;
@@ -91,13 +104,22 @@ export class ResponseTap {
     return this.api.observeJson(body);
   }
 
+  private endReader(reader: StreamReader): void {
+    this.readerEnded = true;
+    this.sawOutput(reader.end());
+  }
+
   private sawOutput(output: boolean): void {
     if (output && this.firstOutput === undefined) this.firstOutput = performance.now();
   }
 
-  private send(bytes: Buffer | undefined): boolean {
-    if (bytes === undefined || this.res.destroyed || this.res.writableEnded) return true;
-    return this.res.write(bytes);
+  private send(bytes: Buffer | undefined, last: boolean): boolean {
+    if (this.res.destroyed || this.res.writableEnded) return true;
+    if (last) {
+      this.res.end(bytes);
+      return true;
+    }
+    return bytes === undefined || this.res.write(bytes);
   }
 
   /** Seconds from the request to the first output event, when there was one. */

@@ -10,6 +10,7 @@ import { answerFromCassette } from './cassette-replay.ts';
 import { answerFromScript, type Exchange, errorOutcome, type Outcome } from './exchange.ts';
 import type { ForwardTarget } from './forward.ts';
 import { forwardUpstream } from './forwarding.ts';
+import { HangUp } from './hang-up.ts';
 import { openaiChat } from './openai-chat.ts';
 import { openaiResponses } from './openai-responses.ts';
 import { type ApiModule, PROVIDER_OF } from './protocol.ts';
@@ -44,14 +45,15 @@ export interface GatewayOptions {
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const ROUTE_PATH = /^\/r\/([A-Za-z0-9_-]+)(\/.*)?$/;
+const ROUTE_ID = /^[A-Za-z0-9_-]+$/;
 
 /** The API a request path names, after any route prefix. */
 function apiFor(path: string): ApiModule | undefined {
-  const bare = path.split('?')[0] ?? '';
-  if (/\/messages$/.test(bare)) return anthropicMessages;
-  if (/\/chat\/completions$/.test(bare)) return openaiChat;
-  if (/\/responses$/.test(bare)) return openaiResponses;
+  const query = path.indexOf('?');
+  const bare = query === -1 ? path : path.slice(0, query);
+  if (bare.endsWith('/messages')) return anthropicMessages;
+  if (bare.endsWith('/chat/completions')) return openaiChat;
+  if (bare.endsWith('/responses')) return openaiResponses;
   return undefined;
 }
 
@@ -135,19 +137,22 @@ export class Gateway {
     });
   }
 
-  private findRoute(req: IncomingMessage): { route?: GatewayRoute; path: string } {
+  /** The route a request names (`/r/<id>/…`, or the route key as its API key) and its path after it. */
+  private findRoute(req: IncomingMessage): { route: GatewayRoute | undefined; path: string } {
     const url = req.url ?? '/';
-    const match = ROUTE_PATH.exec(url.split('?')[0] ?? '');
-    if (match !== null) {
-      const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
-      const route = this.routes.get(match[1] ?? '');
-      return { ...(route === undefined ? {} : { route }), path: (match[2] ?? '/') + query };
+    if (url.startsWith('/r/')) {
+      const query = url.indexOf('?');
+      const pathEnd = query === -1 ? url.length : query;
+      const slash = url.indexOf('/', 3);
+      const idEnd = slash === -1 || slash > pathEnd ? pathEnd : slash;
+      const id = url.slice(3, idEnd);
+      if (ROUTE_ID.test(id))
+        return { route: this.routes.get(id), path: (idEnd === pathEnd ? '/' : '') + url.slice(idEnd) };
     }
     // No prefix: the route key as the API key names the route.
     const auth = req.headers['x-api-key'] ?? req.headers.authorization ?? '';
     const key = String(auth).replace(/^Bearer\s+/i, '');
-    const route = this.byKey.get(key);
-    return { ...(route === undefined ? {} : { route }), path: url };
+    return { route: this.byKey.get(key), path: url };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -186,7 +191,8 @@ export class Gateway {
     api: ApiModule,
     path: string,
   ): Promise<GatewayCall | undefined> {
-    const startedAt = new Date().toISOString();
+    // The clock time is read now and written out when the call is recorded, off the request's path.
+    const startedAt = Date.now();
     const raw = await readBody(req).catch(() => undefined);
     const started = performance.now();
     let body: unknown;
@@ -195,10 +201,6 @@ export class Gateway {
     } catch {
       body = undefined;
     }
-    const hangUp = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) hangUp.abort();
-    });
     const seq = route.nextSeq();
     const bodyRecord = isRecord(body) ? body : {};
     const ex: Exchange = {
@@ -212,7 +214,7 @@ export class Gateway {
       seq,
       started,
       path,
-      signal: hangUp.signal,
+      signal: new HangUp(res),
       keepText:
         this.options.recordBodies === true ||
         (this.options.upstream.kind === 'forward' && this.options.upstream.recorder !== undefined),
@@ -226,7 +228,7 @@ export class Gateway {
   private async answer(ex: Exchange): Promise<Outcome> {
     if (this.options.beforeCall !== undefined) {
       try {
-        await this.options.beforeCall(PROVIDER_OF[ex.api.api], ex.signal);
+        await this.options.beforeCall(PROVIDER_OF[ex.api.api], ex.signal.asAbortSignal());
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         return errorOutcome(ex, 503, 'api_error', `the gateway's rate limit wait ended: ${why}`, 'gateway');
@@ -243,7 +245,7 @@ export class Gateway {
     }
   }
 
-  private record(ex: Exchange, outcome: Outcome, startedAt: string): GatewayCall {
+  private record(ex: Exchange, outcome: Outcome, startedAt: number): GatewayCall {
     const seen = outcome.observation;
     const usage = outcome.scriptedUsage ?? seen.usage;
     const usageReported = outcome.scriptedUsage !== undefined || seen.usage_reported;
@@ -273,8 +275,8 @@ export class Gateway {
       ...(seen.response_id === undefined ? {} : { response_id: seen.response_id }),
       stream: ex.view.stream,
       status: outcome.status,
-      started_at: startedAt,
-      latency_seconds: Math.max(0, (performance.now() - ex.started) / 1000),
+      started_at: new Date(startedAt).toISOString(),
+      latency_seconds: Math.max(0, ((outcome.sentAt ?? performance.now()) - ex.started) / 1000),
       ...(outcome.ttftSeconds === undefined ? {} : { ttft_seconds: outcome.ttftSeconds }),
       usage: { ...usage },
       usage_reported: usageReported,

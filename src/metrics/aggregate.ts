@@ -1,5 +1,5 @@
 import type { Direction, MetricResult } from '../core/experiment.ts';
-import { type EpochStandardError, epochStandardError } from '../stats/clustered.ts';
+import { type EpochStandardError, overTaskMeans, taskMeans } from '../stats/clustered.ts';
 import { confidenceInterval } from '../stats/descriptive.ts';
 import { wilsonInterval } from '../stats/proportion.ts';
 import { formatMetricValue, type MetricUnit } from './format.ts';
@@ -21,7 +21,7 @@ export interface MetricShape {
 }
 
 /** Task id -> cluster, for the tasks that carry one. */
-export function clusterLookup(input: MetricInput): (task: string) => string | undefined {
+export function clusterLookup(input: Pick<MetricInput, 'tasks'>): (task: string) => string | undefined {
   const clusters = new Map<string, string>();
   for (const task of input.tasks) if (task.cluster !== undefined) clusters.set(task.id, task.cluster);
   return (task) => clusters.get(task);
@@ -146,7 +146,7 @@ function rateInterval(
   return { ci: wilsonInterval(p * effective, effective), method: 'wilson_effective_n' };
 }
 
-function isVerdict(value: number): boolean {
+export function isVerdict(value: number): boolean {
   return value === 0 || value === 1;
 }
 
@@ -158,13 +158,37 @@ function isVerdict(value: number): boolean {
  * trial 0 or 1) gets a Wilson interval; anything else a t interval.
  */
 export function meanOverTasks(
-  input: MetricInput,
+  input: Pick<MetricInput, 'tasks' | 'epochs'>,
   trials: readonly TrialValue[],
   shape: MetricShape,
   details: Record<string, unknown> = {},
 ): MetricResult {
+  const finite = trials.filter((t) => Number.isFinite(t.value));
+  const binary = trials.length > 0 && trials.every((t) => isVerdict(t.value));
+  return meanOverTaskMeans(
+    input,
+    { means: taskMeans(finite), trials: finite.length, binary },
+    shape,
+    details,
+  );
+}
+
+/** What `meanOverTasks` reads of its trials: per-task means, how many trials, all 0 or 1. */
+export interface TaskMeanSummary {
+  readonly means: ReadonlyMap<string, number>;
+  readonly trials: number;
+  readonly binary: boolean;
+}
+
+/** `meanOverTasks` from the per-task means a fold keeps instead of the trials. */
+export function meanOverTaskMeans(
+  input: Pick<MetricInput, 'tasks' | 'epochs'>,
+  summary: TaskMeanSummary,
+  shape: MetricShape,
+  details: Record<string, unknown> = {},
+): MetricResult {
   const clusterOf = clusterLookup(input);
-  const estimate = epochStandardError(trials, { clusterOf, correction: 'cr1' });
+  const estimate = overTaskMeans(summary.means, summary.trials, { clusterOf, correction: 'cr1' });
   const full = {
     ...details,
     trials: estimate.trials,
@@ -178,8 +202,7 @@ export function meanOverTasks(
       : {}),
   };
   if (estimate.n === 0) return emptyResult(shape, full);
-  const binary = trials.length > 0 && trials.every((t) => isVerdict(t.value));
-  const rate = binary && shape.unit === 'ratio' ? rateInterval(estimate) : undefined;
+  const rate = summary.binary && shape.unit === 'ratio' ? rateInterval(estimate) : undefined;
   return metricResult(
     shape,
     {

@@ -2,6 +2,7 @@ import type { RunRecord } from '../core/run-record.ts';
 import { groupBy } from '../stats/clustered.ts';
 import { emptyResult, metricResult } from './aggregate.ts';
 import { defineBuiltin } from './define.ts';
+import { Tally } from './fold.ts';
 
 /**
  * Flaky tasks: tasks whose verdict changes from one attempt to the next with nothing changed —
@@ -40,18 +41,22 @@ export function flakyTasks(runs: readonly FlakinessRun[]): FlakyTask[] {
   );
   const flaky: FlakyTask[] = [];
   for (const [task, group] of groupBy(finished, (x) => x.record.task_id)) {
-    const trials = group.length;
     const passes = group.filter((x) => x.record.outcome === 'pass').length;
-    if (trials < 2 || passes === 0 || passes === trials) continue;
-    flaky.push({
-      task_id: task,
-      trials,
-      passes,
-      flip_rate: (passes * (trials - passes)) / ((trials * (trials - 1)) / 2),
-      runs: new Set(group.map((x) => x.run)).size,
-    });
+    const one = flakyTask(task, group.length, passes);
+    if (one !== undefined) flaky.push({ ...one, runs: new Set(group.map((x) => x.run)).size });
   }
   return flaky;
+}
+
+/** A task's attempts and passes as a flaky task, or undefined when its verdict never changed. */
+function flakyTask(task: string, trials: number, passes: number): Omit<FlakyTask, 'runs'> | undefined {
+  if (trials < 2 || passes === 0 || passes === trials) return undefined;
+  return {
+    task_id: task,
+    trials,
+    passes,
+    flip_rate: (passes * (trials - passes)) / ((trials * (trials - 1)) / 2),
+  };
 }
 
 /**
@@ -61,15 +66,27 @@ export function flakyTasks(runs: readonly FlakinessRun[]): FlakyTask[] {
  */
 export const flakyTasksMetric = defineBuiltin('flaky_tasks', {
   unit: 'count',
-  calculate(input, shape) {
-    const finished = input.records.filter((r) => r.outcome !== 'pending');
-    const repeated = [...groupBy(finished, (r) => r.task_id).values()].filter((g) => g.length >= 2).length;
-    const flaky = flakyTasks([{ id: 'this run', records: input.records }]);
-    const details = {
-      tasks: flaky.map(({ runs: _runs, ...task }) => task),
-      rule: 'a task with both a pass and a non-pass among its finished attempts',
+  fold(_context, shape) {
+    const tried = new Tally();
+    const passed = new Tally();
+    return {
+      add(record) {
+        if (record.outcome === 'pending') return;
+        tried.add(record.task_id);
+        if (record.outcome === 'pass') passed.add(record.task_id);
+      },
+      result() {
+        let repeated = 0;
+        const tasks: Omit<FlakyTask, 'runs'>[] = [];
+        for (const [task, trials] of tried.counts) {
+          if (trials >= 2) repeated++;
+          const flaky = flakyTask(task, trials, passed.get(task));
+          if (flaky !== undefined) tasks.push(flaky);
+        }
+        const details = { tasks, rule: 'a task with both a pass and a non-pass among its finished attempts' };
+        if (repeated === 0) return emptyResult(shape, { ...details, reason: 'one attempt per task' });
+        return metricResult(shape, { value: tasks.length, stderr: null, n: repeated }, details, { ci: null });
+      },
     };
-    if (repeated === 0) return emptyResult(shape, { ...details, reason: 'one attempt per task' });
-    return metricResult(shape, { value: flaky.length, stderr: null, n: repeated }, details, { ci: null });
   },
 });

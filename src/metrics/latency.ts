@@ -1,10 +1,9 @@
 import type { RunRecord } from '../core/run-record.ts';
 import { type BootstrapResult, bootstrapCountsCi } from '../stats/bootstrap.ts';
-import { groupBy } from '../stats/clustered.ts';
 import { sortedQuantile } from '../stats/descriptive.ts';
 import { clusterLookup, emptyResult, metricResult } from './aggregate.ts';
-import { defineBuiltin, meanMetric, selectTrials } from './define.ts';
-import type { MetricInput } from './types.ts';
+import { defineBuiltin, meanMetric } from './define.ts';
+import type { FoldContext } from './fold.ts';
 
 /**
  * A trial's agent latency in seconds: what the adapter measured around the agent call; null when
@@ -87,58 +86,92 @@ export function pooledQuantile(
 
 /** The percentiles reported as metrics: one resampling of the units serves them all. */
 const PERCENTILES = [0.5, 0.95] as const;
-const bootstraps = new WeakMap<MetricInput, ReadonlyMap<number, BootstrapResult | null>>();
 
 /**
- * Bootstrap results for every reported percentile over `units`, computed once per metric input:
- * agent_latency_p50 and agent_latency_p95 draw the same resamples (same seed), so the second one reuses them.
+ * Every measured latency, by resampling unit (cluster, else task) in first-seen order: the
+ * percentiles are exact, so they keep each trial's latency (8 bytes; nothing else of a trial).
+ * The percentile metrics of one input share one pool, filled by the fold that made it, and one
+ * bootstrap (same seed): agent_latency_p95 reuses agent_latency_p50's resamples.
  */
-function percentileBootstrap(
-  input: MetricInput,
-  units: readonly (readonly number[])[],
-): ReadonlyMap<number, BootstrapResult | null> {
-  const cached = bootstraps.get(input);
-  if (cached !== undefined) return cached;
+interface LatencyPool {
+  readonly owner: object;
+  readonly units: Map<string, number[]>;
+  readonly tasks: Set<string>;
+  trials: number;
+  bootstrap?: ReadonlyMap<number, BootstrapResult | null>;
+}
+
+function latencyPool(context: FoldContext, owner: object): LatencyPool {
+  const existing = context.shared.get('latency_pool') as LatencyPool | undefined;
+  if (existing !== undefined) return existing;
+  const pool: LatencyPool = { owner, units: new Map(), tasks: new Set(), trials: 0 };
+  context.shared.set('latency_pool', pool);
+  return pool;
+}
+
+function percentileBootstrap(pool: LatencyPool): ReadonlyMap<number, BootstrapResult | null> {
+  if (pool.bootstrap !== undefined) return pool.bootstrap;
+  const units = [...pool.units.values()];
   const results = bootstrapCountsCi(
     units.length,
     PERCENTILES.map((p) => pooledQuantile(units, p)),
     { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES },
   );
-  const byPercentile = new Map(PERCENTILES.map((p, i) => [p, results[i] ?? null]));
-  bootstraps.set(input, byPercentile);
-  return byPercentile;
+  pool.bootstrap = new Map(PERCENTILES.map((p, i) => [p, results[i] ?? null]));
+  return pool.bootstrap;
 }
 
 function percentileMetric(name: 'agent_latency_p50' | 'agent_latency_p95', p: (typeof PERCENTILES)[number]) {
   return defineBuiltin(name, {
     unit: 'seconds',
-    calculate(input: MetricInput, shape) {
-      const { trials } = selectTrials(input.records, agentLatencyOf, { excludePending: false });
-      if (trials.length === 0) return emptyResult(shape, { trials: 0, tasks: 0 });
-      const value = sortedQuantile(Float64Array.from(trials.map((t) => t.value)).sort(), p);
+    fold(context, shape) {
+      const self = {};
+      const pool = latencyPool(context, self);
       // A percentile has no CLT formula; resample whole clusters (or tasks) so that epochs of one
       // task stay together, and pool their latencies.
-      const clusterOf = clusterLookup(input);
-      const units = [...groupBy(trials, (t) => clusterOf(t.task) ?? `task:${t.task}`).values()].map((group) =>
-        group.map((t) => t.value),
-      );
-      const tasks = new Set(trials.map((t) => t.task)).size;
-      const boot =
-        units.length >= 2 && input.valueOnly !== true ? percentileBootstrap(input, units).get(p) : undefined;
-      // The percentile interval is the honest one for a skewed statistic, not ±t·SE.
-      return metricResult(
-        shape,
-        { value, stderr: boot?.stderr ?? null, n: tasks },
-        {
-          trials: trials.length,
-          tasks,
-          quantile: p,
-          quantile_method: 'linear interpolation (type 7)',
-          stderr_method: 'bootstrap',
-          bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES, units: units.length },
+      const clusterOf = clusterLookup(context);
+      return {
+        add(record) {
+          if (pool.owner !== self) return;
+          const latency = agentLatencyOf(record);
+          if (latency === null || !Number.isFinite(latency)) return;
+          const task = record.task_id;
+          const unit = clusterOf(task) ?? `task:${task}`;
+          const values = pool.units.get(unit);
+          if (values === undefined) pool.units.set(unit, [latency]);
+          else values.push(latency);
+          pool.tasks.add(task);
+          pool.trials++;
         },
-        { ci: boot ? [Math.max(0, boot.ci[0]), boot.ci[1]] : null, method: 'bootstrap_percentile' },
-      );
+        result(options) {
+          if (pool.trials === 0) return emptyResult(shape, { trials: 0, tasks: 0 });
+          const all = new Float64Array(pool.trials);
+          let at = 0;
+          for (const values of pool.units.values()) {
+            all.set(values, at);
+            at += values.length;
+          }
+          const value = sortedQuantile(all.sort(), p);
+          const units = pool.units.size;
+          const tasks = pool.tasks.size;
+          const boot =
+            units >= 2 && options?.valueOnly !== true ? percentileBootstrap(pool).get(p) : undefined;
+          // The percentile interval is the honest one for a skewed statistic, not ±t·SE.
+          return metricResult(
+            shape,
+            { value, stderr: boot?.stderr ?? null, n: tasks },
+            {
+              trials: pool.trials,
+              tasks,
+              quantile: p,
+              quantile_method: 'linear interpolation (type 7)',
+              stderr_method: 'bootstrap',
+              bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES, units },
+            },
+            { ci: boot ? [Math.max(0, boot.ci[0]), boot.ci[1]] : null, method: 'bootstrap_percentile' },
+          );
+        },
+      };
     },
   });
 }

@@ -1,11 +1,10 @@
 import { isEnvironmentError, isExcludedError, isInfraError, recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { groupBy } from '../stats/clustered.ts';
 import { mean } from '../stats/descriptive.ts';
 import { passAtK, passHatK } from '../stats/pass-at-k.ts';
 import { meanOverTasks, type TrialValue } from './aggregate.ts';
-import { defineBuiltin, meanMetric } from './define.ts';
-import type { MetricInput } from './types.ts';
+import { type DetailsFold, defineBuiltin, meanMetric } from './define.ts';
+import { Tally } from './fold.ts';
 
 /**
  * Metrics of trial outcomes and scores. A trial passes when `outcome === 'pass'` and errored when
@@ -21,14 +20,32 @@ import type { MetricInput } from './types.ts';
 
 const unit = [0, 1] as const;
 
-const errorsByKind = (records: readonly RunRecord[]) => {
+/** Errored trials by error kind (environment and infrastructure errors left out). */
+const errorsByKind = (): DetailsFold => {
   const kinds: Record<string, number> = {};
-  for (const r of records) {
-    if (r.outcome !== 'error' || isExcludedError(r)) continue;
-    const kind = recordErrorKind(r) ?? 'unknown';
-    kinds[kind] = (kinds[kind] ?? 0) + 1;
-  }
-  return { errors_by_kind: kinds };
+  return {
+    add(r) {
+      if (r.outcome !== 'error' || isExcludedError(r)) return;
+      const kind = recordErrorKind(r) ?? 'unknown';
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+    },
+    result: () => ({ errors_by_kind: { ...kinds } }),
+  };
+};
+
+/** `errors_by_kind` and the environment and infrastructure errors an error rate leaves out. */
+const errorsAndExcluded = (): DetailsFold => {
+  const byKind = errorsByKind();
+  let environment = 0;
+  let infra = 0;
+  return {
+    add(r) {
+      byKind.add(r);
+      if (isEnvironmentError(r)) environment++;
+      if (isInfraError(r)) infra++;
+    },
+    result: () => ({ ...byKind.result(), environment_errors: environment, infra_errors: infra }),
+  };
 };
 
 export const successRate = meanMetric('success_rate', {
@@ -53,11 +70,7 @@ export const errorRate = meanMetric('error_rate', {
   bounds: unit,
   excludePending: false,
   trialValue: (record) => (isExcludedError(record) ? null : record.outcome === 'error' ? 1 : 0),
-  details: (records) => ({
-    ...errorsByKind(records),
-    environment_errors: records.filter(isEnvironmentError).length,
-    infra_errors: records.filter(isInfraError).length,
-  }),
+  details: errorsAndExcluded,
 });
 
 /**
@@ -93,27 +106,37 @@ export const evaluatorScore = meanMetric('evaluator_score', {
 
 type Estimator = (n: number, c: number, k: number) => number | null;
 
-/** Per task: n decided attempts, c passes -> the estimator's value; tasks with n < k are skipped. */
-function perTaskEstimates(input: MetricInput, k: number, estimator: Estimator) {
-  const trials: TrialValue[] = [];
-  let pending = 0;
-  let environment = 0;
-  let infra = 0;
-  let tooFew = 0;
-  const finished = input.records.filter((record) => {
-    if (record.outcome === 'pending') pending++;
-    else if (isEnvironmentError(record)) environment++;
-    else if (isInfraError(record)) infra++;
-    else return true;
-    return false;
-  });
-  for (const [task, records] of groupBy(finished, (r) => r.task_id)) {
-    const passes = records.filter((r) => r.outcome === 'pass').length;
-    const value = estimator(records.length, passes, k);
-    if (value === null) tooFew++;
-    else trials.push({ task, value });
+/** Per task: n decided attempts and c passes, one record at a time; pending and excluded counted. */
+class Attempts {
+  readonly tried = new Tally();
+  readonly passed = new Tally();
+  records = 0;
+  pending = 0;
+  environment = 0;
+  infra = 0;
+
+  add(record: RunRecord): void {
+    this.records++;
+    if (record.outcome === 'pending') this.pending++;
+    else if (isEnvironmentError(record)) this.environment++;
+    else if (isInfraError(record)) this.infra++;
+    else {
+      this.tried.add(record.task_id);
+      if (record.outcome === 'pass') this.passed.add(record.task_id);
+    }
   }
-  return { trials, pending, environment, infra, tooFew };
+
+  /** Per task -> the estimator's value; tasks with n < k are skipped (`tooFew`). */
+  estimates(k: number, estimator: Estimator): { trials: TrialValue[]; tooFew: number } {
+    const trials: TrialValue[] = [];
+    let tooFew = 0;
+    for (const [task, n] of this.tried.counts) {
+      const value = estimator(n, this.passed.get(task), k);
+      if (value === null) tooFew++;
+      else trials.push({ task, value });
+    }
+    return { trials, tooFew };
+  }
 }
 
 function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estimator: Estimator) {
@@ -121,32 +144,40 @@ function estimatorMetric(name: 'pass_at_k' | 'pass_hat_k', symbol: string, estim
     unit: 'ratio',
     bounds: unit,
     label: (options) => `pass${symbol}${options.k}`,
-    calculate(input, shape, options) {
-      const { trials, pending, environment, infra, tooFew } = perTaskEstimates(input, options.k, estimator);
-      // One value per task already: the SE below is over tasks, as it must be.
-      const result = meanOverTasks(input, trials, shape, {
-        k: options.k,
-        environment_errors: environment,
-        infra_errors: infra,
-        tasks_with_fewer_than_k_trials: tooFew,
-      });
-      if (pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
-      // Which way the pending attempts go changes c for their task: no interval, as for a rate.
+    fold(context, shape, options) {
+      const attempts = new Attempts();
       return {
-        ...result,
-        stderr: null,
-        ci95: null,
-        details: {
-          ...result.details,
-          decided: input.records.length - pending - environment - infra,
-          pending,
-          interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
+        add: (record) => attempts.add(record),
+        result() {
+          const { pending, environment, infra } = attempts;
+          const { trials, tooFew } = attempts.estimates(options.k, estimator);
+          // One value per task already: the SE below is over tasks, as it must be.
+          const result = meanOverTasks(context, trials, shape, {
+            k: options.k,
+            environment_errors: environment,
+            infra_errors: infra,
+            tasks_with_fewer_than_k_trials: tooFew,
+          });
+          if (pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
+          // Which way the pending attempts go changes c for their task: no interval, as for a rate.
+          return {
+            ...result,
+            stderr: null,
+            ci95: null,
+            details: {
+              ...result.details,
+              decided: attempts.records - pending - environment - infra,
+              pending,
+              interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
+            },
+          };
         },
       };
     },
     perTask(input, options) {
-      const { trials } = perTaskEstimates(input, options.k, estimator);
-      return new Map(trials.map((t) => [t.task, t.value]));
+      const attempts = new Attempts();
+      for (const record of input.records) attempts.add(record);
+      return new Map(attempts.estimates(options.k, estimator).trials.map((t) => [t.task, t.value]));
     },
   });
 }

@@ -1,7 +1,13 @@
 import type { MetricResult } from '../core/experiment.ts';
-import { isExcludedError, overallScore } from '../core/overall-score.ts';
-import { emptyResult, meanOverTasks, metricResult } from './aggregate.ts';
+import {
+  isExcludedError,
+  type OverallScore,
+  OverallScoreTally,
+  overallScore,
+} from '../core/overall-score.ts';
+import { emptyResult, type MetricShape, meanOverTasks, metricResult } from './aggregate.ts';
 import { defineBuiltin, meanMetric } from './define.ts';
+import type { FoldContext } from './fold.ts';
 
 /**
  * The seed-004 process metrics, read from each record's `metrics` (ProcessMetrics) and `scores`.
@@ -54,6 +60,38 @@ export const circuitBreakers = meanMetric('circuit_breakers', {
   trialValue: (r) => r.metrics.circuit_breakers_fired,
 });
 
+function overallScoreResult(context: FoldContext, shape: MetricShape, score: OverallScore): MetricResult {
+  const perTask = [...score.per_task].map(([task, value]) => ({ task, value }));
+  const weights = new Map(context.tasks.map((t) => [t.id, t.weight]));
+  const equal = new Set(perTask.map((t) => weights.get(t.task) ?? 1)).size <= 1;
+  const details = {
+    decided: score.decided,
+    environment_errors: score.environment_errors,
+    definition: 'task-weighted mean of decided trials’ overall scores',
+  };
+  let result: MetricResult;
+  if (score.value === null) result = emptyResult(shape, details);
+  else if (equal) result = { ...meanOverTasks(context, perTask, shape, details), value: score.value };
+  else
+    result = metricResult(
+      shape,
+      { value: score.value, stderr: weightedStandardError(perTask, weights), n: perTask.length },
+      { ...details, stderr_method: 'weighted_mean_over_tasks' },
+    );
+  if (score.pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
+  return {
+    ...result,
+    stderr: null,
+    ci95: null,
+    details: {
+      ...result.details,
+      pending: score.pending,
+      ...(score.possible_range === null ? {} : { possible_range: [...score.possible_range] }),
+      interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
+    },
+  };
+}
+
 /**
  * The experiment's overall score, by the one definition every output uses (`overallScore` in
  * core: the task-weighted mean of decided trials' overall scores). Its error bar is over the
@@ -62,36 +100,11 @@ export const circuitBreakers = meanMetric('circuit_breakers', {
 export const overallScoreMetric = defineBuiltin('overall_score', {
   unit: 'score',
   bounds: [0, 1],
-  calculate(input, shape) {
-    const score = overallScore(input.records, input.tasks);
-    const perTask = [...score.per_task].map(([task, value]) => ({ task, value }));
-    const weights = new Map(input.tasks.map((t) => [t.id, t.weight]));
-    const equal = new Set(perTask.map((t) => weights.get(t.task) ?? 1)).size <= 1;
-    const details = {
-      decided: score.decided,
-      environment_errors: score.environment_errors,
-      definition: 'task-weighted mean of decided trials’ overall scores',
-    };
-    let result: MetricResult;
-    if (score.value === null) result = emptyResult(shape, details);
-    else if (equal) result = { ...meanOverTasks(input, perTask, shape, details), value: score.value };
-    else
-      result = metricResult(
-        shape,
-        { value: score.value, stderr: weightedStandardError(perTask, weights), n: perTask.length },
-        { ...details, stderr_method: 'weighted_mean_over_tasks' },
-      );
-    if (score.pending === 0) return { ...result, details: { ...result.details, pending: 0 } };
+  fold(context, shape) {
+    const tally = new OverallScoreTally(context.tasks);
     return {
-      ...result,
-      stderr: null,
-      ci95: null,
-      details: {
-        ...result.details,
-        pending: score.pending,
-        ...(score.possible_range === null ? {} : { possible_range: [...score.possible_range] }),
-        interval_omitted: 'trials are pending: an interval over the decided ones alone would be biased',
-      },
+      add: (record) => tally.add(record),
+      result: () => overallScoreResult(context, shape, tally.result()),
     };
   },
   perTask: (input) => overallScore(input.records, input.tasks).per_task,

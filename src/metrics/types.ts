@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Direction, MetricResult } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import type { FoldContext, MetricFold } from './fold.ts';
 
 export interface MetricTask {
   readonly id: string;
@@ -28,6 +29,11 @@ export interface MetricV1 {
   readonly name: string;
   readonly direction: Direction;
   calculate(input: MetricInput): MetricResult;
+  /**
+   * The same calculation one record at a time (`MetricFold`), so a run need not keep its
+   * records: every built-in has one. A run that names a metric without one keeps cut records.
+   */
+  fold?(context: FoldContext): MetricFold;
   /**
    * The metric's value per task (its mean over epochs), for paired comparisons of two
    * experiments. Absent for metrics that are not averages of per-task values (percentiles, ratios).

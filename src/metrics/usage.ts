@@ -1,9 +1,9 @@
 import type { RunRecord } from '../core/run-record.ts';
-import { clusteredStandardError, epochStandardError, groupBy } from '../stats/clustered.ts';
+import { clusteredStandardError, epochStandardError } from '../stats/clustered.ts';
 import { standardError, sum } from '../stats/descriptive.ts';
 import { clusterLookup, emptyResult, metricResult } from './aggregate.ts';
-import { defineBuiltin, meanMetric, selectTrials } from './define.ts';
-import type { MetricInput } from './types.ts';
+import { defineBuiltin, meanMetric } from './define.ts';
+import { contextOf, type FoldContext, foldAll, type MetricFold, Tally, TaskSums } from './fold.ts';
 
 /**
  * Token and cost metrics. Every trial that ran spent tokens and money, pending or not, so none is
@@ -41,17 +41,21 @@ const knownCost = (record: RunRecord): number | null => record.cost_usd;
  * Trials whose cost is partial (some model calls had no price) and how many calls were unpriced:
  * every cost figure carries them, so that a partial sum is never read as the whole cost.
  */
-function costCoverage(records: readonly RunRecord[]): { partial_trials: number; unpriced_calls: number } {
-  let partial = 0;
-  let unpriced = 0;
-  for (const r of records) {
+class CostCoverage {
+  partial = 0;
+  unpriced = 0;
+
+  add(r: RunRecord): void {
     const calls = r.output.usage.unpriced_calls ?? 0;
     if (calls > 0 && r.cost_usd !== null) {
-      partial++;
-      unpriced += calls;
+      this.partial++;
+      this.unpriced += calls;
     }
   }
-  return { partial_trials: partial, unpriced_calls: unpriced };
+
+  result(): { partial_trials: number; unpriced_calls: number } {
+    return { partial_trials: this.partial, unpriced_calls: this.unpriced };
+  }
 }
 
 const costPerTaskMean = meanMetric('cost_per_task', {
@@ -66,24 +70,40 @@ export const costPerTask: typeof costPerTaskMean = {
   ...costPerTaskMean,
   create(options) {
     const metric = costPerTaskMean.create(options);
+    const fold = (context: FoldContext): MetricFold => {
+      const mean = metric.fold!(context);
+      const coverage = new CostCoverage();
+      return {
+        add(record) {
+          mean.add(record);
+          coverage.add(record);
+        },
+        result(o) {
+          const result = mean.result(o);
+          return { ...result, details: { ...result.details, ...coverage.result() } };
+        },
+      };
+    };
     return {
       ...metric,
-      calculate: (input) => {
-        const result = metric.calculate(input);
-        return { ...result, details: { ...result.details, ...costCoverage(input.records) } };
-      },
+      calculate: (input) => foldAll(fold(contextOf(input)), input.records, input.valueOnly),
+      fold,
     };
   },
 };
 
 /** Per-task sums of known costs: the units a total's error bar is computed over. */
-function taskTotals(input: MetricInput) {
-  const { trials, skipped } = selectTrials(input.records, knownCost, { excludePending: false });
-  const totals = [...groupBy(trials, (t) => t.task)].map(([task, group]) => ({
-    task,
-    value: sum(group.map((t) => t.value)),
-  }));
-  return { totals, trials: trials.length, unknownCost: skipped };
+class TaskCosts {
+  readonly totals = new TaskSums();
+  unknownCost = 0;
+  readonly coverage = new CostCoverage();
+
+  add(record: RunRecord): void {
+    this.coverage.add(record);
+    const value = knownCost(record);
+    if (value === null || !Number.isFinite(value)) this.unknownCost++;
+    else this.totals.add(record.task_id, value);
+  }
 }
 
 /**
@@ -94,29 +114,39 @@ export const cost = defineBuiltin('cost', {
   unit: 'usd',
   aggregate: 'sum',
   bounds: [0, Number.POSITIVE_INFINITY],
-  calculate(input, shape) {
-    const { totals, trials, unknownCost } = taskTotals(input);
-    const details = {
-      trials,
-      tasks: totals.length,
-      unknown_cost: unknownCost,
-      ...costCoverage(input.records),
-    };
-    if (totals.length === 0) return emptyResult(shape, details);
-    const perTask = epochStandardError(totals, { clusterOf: clusterLookup(input), correction: 'cr1' });
-    const value = sum(totals.map((t) => t.value));
-    const stderr = perTask.stderr === null ? null : perTask.stderr * totals.length;
-    return metricResult(
-      shape,
-      { value, stderr, n: totals.length, ...(perTask.clustered ? { df: perTask.clusters - 1 } : {}) },
-      {
-        ...details,
-        stderr_method: perTask.clustered ? 'clustered_cr1' : 'clt_over_task_means',
+  fold(context, shape) {
+    const costs = new TaskCosts();
+    return {
+      add: (record) => costs.add(record),
+      result() {
+        const totals = [...costs.totals.sums()].map(([task, value]) => ({ task, value }));
+        const details = {
+          trials: costs.totals.trials,
+          tasks: totals.length,
+          unknown_cost: costs.unknownCost,
+          ...costs.coverage.result(),
+        };
+        if (totals.length === 0) return emptyResult(shape, details);
+        const perTask = epochStandardError(totals, { clusterOf: clusterLookup(context), correction: 'cr1' });
+        const value = sum(totals.map((t) => t.value));
+        const stderr = perTask.stderr === null ? null : perTask.stderr * totals.length;
+        return metricResult(
+          shape,
+          { value, stderr, n: totals.length, ...(perTask.clustered ? { df: perTask.clusters - 1 } : {}) },
+          {
+            ...details,
+            stderr_method: perTask.clustered ? 'clustered_cr1' : 'clt_over_task_means',
+          },
+          { method: perTask.clustered ? 'cluster_t' : 't' },
+        );
       },
-      { method: perTask.clustered ? 'cluster_t' : 't' },
-    );
+    };
   },
-  perTask: (input) => new Map(taskTotals(input).totals.map((t) => [t.task, t.value])),
+  perTask: (input) => {
+    const costs = new TaskCosts();
+    for (const record of input.records) costs.add(record);
+    return costs.totals.sums();
+  },
 });
 
 /**
@@ -128,58 +158,71 @@ export const cost = defineBuiltin('cost', {
 export const costPerSuccess = defineBuiltin('cost_per_success', {
   unit: 'usd',
   bounds: [0, Number.POSITIVE_INFINITY],
-  calculate(input, shape) {
+  fold(context, shape) {
     let unknownCost = 0;
     let pending = 0;
-    const used = input.records.filter((record) => {
-      if (record.outcome === 'pending') pending++;
-      else if (record.cost_usd === null) unknownCost++;
-      else return true;
-      return false;
-    });
-    const tasks = [...groupBy(used, (r) => r.task_id)].map(([task, records]) => ({
-      task,
-      cost: sum(records.map((r) => r.cost_usd ?? 0)),
-      successes: records.filter((r) => r.outcome === 'pass').length,
-    }));
-    const totalCost = sum(tasks.map((t) => t.cost));
-    const successes = sum(tasks.map((t) => t.successes));
-    const details: Record<string, unknown> = {
-      trials: used.length,
-      tasks: tasks.length,
-      total_cost: totalCost,
-      successes,
-      unknown_cost: unknownCost,
-      pending,
-      ...costCoverage(used),
-    };
-    if (successes === 0) {
-      return emptyResult(shape, {
-        ...details,
-        reason:
-          used.length === 0
-            ? 'no trials with a known cost'
-            : 'no trial passed: cost per success is undefined',
-      });
-    }
-    const ratio = totalCost / successes;
-    const meanSuccesses = successes / tasks.length;
-    const z = tasks.map((t) => ({ task: t.task, value: (t.cost - ratio * t.successes) / meanSuccesses }));
-    const clusterOf = clusterLookup(input);
-    const clustered = z.some((t) => clusterOf(t.task) !== undefined);
-    const observations = z.map((t) => ({ value: t.value, cluster: clusterOf(t.task) ?? `task:${t.task}` }));
-    const stderr = clustered
-      ? (clusteredStandardError(observations, { correction: 'cr1' })?.stderr ?? null)
-      : standardError(z.map((t) => t.value));
-    const clusters = new Set(observations.map((o) => o.cluster)).size;
-    return metricResult(
-      shape,
-      { value: ratio, stderr, n: tasks.length, ...(clustered ? { df: clusters - 1 } : {}) },
-      {
-        ...details,
-        stderr_method: clustered ? 'delta_method_clustered_cr1' : 'delta_method',
+    const costs = new TaskSums();
+    const passes = new Tally();
+    const coverage = new CostCoverage();
+    return {
+      add(record) {
+        if (record.outcome === 'pending') pending++;
+        else if (record.cost_usd === null) unknownCost++;
+        else {
+          costs.add(record.task_id, record.cost_usd);
+          if (record.outcome === 'pass') passes.add(record.task_id);
+          coverage.add(record);
+        }
       },
-      { method: 'delta_method_t' },
-    );
+      result() {
+        const tasks = [...costs.sums()].map(([task, total]) => ({
+          task,
+          cost: total,
+          successes: passes.get(task),
+        }));
+        const totalCost = sum(tasks.map((t) => t.cost));
+        const successes = sum(tasks.map((t) => t.successes));
+        const details: Record<string, unknown> = {
+          trials: costs.trials,
+          tasks: tasks.length,
+          total_cost: totalCost,
+          successes,
+          unknown_cost: unknownCost,
+          pending,
+          ...coverage.result(),
+        };
+        if (successes === 0) {
+          return emptyResult(shape, {
+            ...details,
+            reason:
+              costs.trials === 0
+                ? 'no trials with a known cost'
+                : 'no trial passed: cost per success is undefined',
+          });
+        }
+        const ratio = totalCost / successes;
+        const meanSuccesses = successes / tasks.length;
+        const z = tasks.map((t) => ({ task: t.task, value: (t.cost - ratio * t.successes) / meanSuccesses }));
+        const clusterOf = clusterLookup(context);
+        const clustered = z.some((t) => clusterOf(t.task) !== undefined);
+        const observations = z.map((t) => ({
+          value: t.value,
+          cluster: clusterOf(t.task) ?? `task:${t.task}`,
+        }));
+        const stderr = clustered
+          ? (clusteredStandardError(observations, { correction: 'cr1' })?.stderr ?? null)
+          : standardError(z.map((t) => t.value));
+        const clusters = new Set(observations.map((o) => o.cluster)).size;
+        return metricResult(
+          shape,
+          { value: ratio, stderr, n: tasks.length, ...(clustered ? { df: clusters - 1 } : {}) },
+          {
+            ...details,
+            stderr_method: clustered ? 'delta_method_clustered_cr1' : 'delta_method',
+          },
+          { method: 'delta_method_t' },
+        );
+      },
+    };
   },
 });

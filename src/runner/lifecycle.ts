@@ -13,6 +13,7 @@ import type { Suite } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
+import type { ExperimentStream } from '../scoring/experiment-stream.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
 import { filterTasks, trialKey } from './plan.ts';
@@ -161,6 +162,8 @@ export interface FinishOptions {
   /** Where the metric names resolve (the run's plugin set). */
   readonly metricRegistry?: MetricRegistry | undefined;
   readonly store?: ExperimentStore | undefined;
+  /** The metrics folded as the records finished: `records` then holds none of them. */
+  readonly stream?: ExperimentStream | undefined;
 }
 
 /** Aggregates the records and stores the result; `interrupted` when trials of the plan did not run. */
@@ -179,14 +182,16 @@ export async function finishExperiment(
     scores: Record<string, number>;
     outcome: Experiment['outcome'];
     violations: ThresholdViolation[];
-  } = await aggregateExperiment({
-    suite: options.suite,
-    records,
-    tasks,
-    epochs: settings.epochs,
-    metrics: options.metrics,
-    registry: options.metricRegistry,
-  });
+  } =
+    options.stream?.aggregate() ??
+    aggregateExperiment({
+      suite: options.suite,
+      records,
+      tasks,
+      epochs: settings.epochs,
+      metrics: options.metrics,
+      registry: options.metricRegistry,
+    });
   const finished: Experiment = {
     ...experiment,
     status: interrupted ? 'interrupted' : 'completed',

@@ -10,6 +10,7 @@ import type { Suite } from '../core/suite.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
 import { builtinMetricsOnly, metricRecord } from '../metrics/metric-record.ts';
 import { defaultPlugins, type PluginSet } from '../plugins/set.ts';
+import { ExperimentStream } from '../scoring/experiment-stream.ts';
 import type { CompleteText } from '../scoring/judge.ts';
 import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { secretRedactor } from '../store/redact.ts';
@@ -20,9 +21,10 @@ import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { type HarnessInput, resolveHarness } from './harness-input.ts';
+import { InOrder } from './in-order.ts';
 import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
-import { planTrials, trialKey } from './plan.ts';
+import { planTrials, type Trial, trialKey } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { checkSandboxFor } from './sandbox-step.ts';
 import { stepTasks } from './steps.ts';
@@ -75,8 +77,10 @@ export interface RunExperimentOptions {
   readonly onEvent?: RunnerListener;
   /**
    * `false`: the returned experiment's `records` is empty (each record went to the store and by in
-   * its `trial_end` event), and the run holds only what its metrics read of each trial
-   * (`metricRecord`), so its memory does not follow the trial count. Default `true`.
+   * its `trial_end` event), and each record is folded into the metrics as it finishes
+   * (`ExperimentStream`, in plan order), so the run keeps nothing per trial and its memory does not
+   * follow the trial count. A plugin's metric without a `fold` makes the run keep a cut record per
+   * trial (`metricRecord`) instead. Default `true`.
    */
   readonly keepRecords?: boolean;
   readonly env?: NodeJS.ProcessEnv;
@@ -208,12 +212,13 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
   // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
   const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
-  // Without `keepRecords` the metrics get cut records (the same numbers), unless a plugin's
-  // metric, which may read any field, is named.
-  const refs = options.metrics ?? options.suite.metrics;
+  // Without `keepRecords` the records fold into the metrics as they finish (in plan order) and
+  // none is kept; a plugin's metric without a fold gets cut records instead (the same numbers).
   const keep = options.keepRecords !== false;
+  const folding = keep ? undefined : foldingRun(options, plan, trials);
+  const refs = options.metrics ?? options.suite.metrics;
   const forMetrics = keep || !builtinMetricsOnly(refs) ? (r: RunRecord) => r : metricRecord;
-  const records: RunRecord[] = done.map(forMetrics);
+  const records: RunRecord[] = folding === undefined ? done.map(forMetrics) : [];
   const started = performance.now();
   const progress = {
     total: trials.length + done.length,
@@ -251,7 +256,10 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
       try {
         await emit({ type: 'trial_start', taskId: trial.task.id, epoch: trial.epoch });
         const record = await runTrial(trial, setup);
-        if (record === undefined) continue; // stopped before it had a result: resume runs it
+        if (record === undefined) {
+          folding?.order.skip(trial.task.id, trial.epoch);
+          continue; // stopped before it had a result: resume runs it
+        }
         try {
           if (store) await store.appendRecord(experiment.id, record);
         } catch (error) {
@@ -261,10 +269,12 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
           storeFailure ??= errorMessage(error);
           stopping = true;
           deadlines.abortAll(error);
+          folding?.order.skip(trial.task.id, trial.epoch);
           await emit({ type: 'store_failed', error: errorMessage(error) });
           continue;
         }
-        records.push(forMetrics(record));
+        if (folding === undefined) records.push(forMetrics(record));
+        else folding.order.put(metricRecord(record));
         count(progress, record);
         progress.done++;
         const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
@@ -285,6 +295,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     if (graceTimer !== undefined) clearTimeout(graceTimer);
     await setup.gateway?.close();
   }
+  folding?.order.finish();
 
   const interrupted = (stopping || storeFailure !== undefined) && progress.done < progress.total;
   const finish = (withStore: boolean, asInterrupted: boolean) =>
@@ -292,6 +303,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
       suite: options.suite,
       metrics: options.metrics,
       metricRegistry: (options.plugins ?? defaultPlugins).metrics,
+      ...(folding === undefined ? {} : { stream: folding.stream }),
       ...(withStore ? { store } : {}),
     });
   let finished: Experiment | undefined;
@@ -309,6 +321,35 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   if (!keep) finished = { ...finished, records: [] };
   await emit({ type: 'run_end', experiment: finished });
   return finished;
+}
+
+/**
+ * The run's metrics folded as its records finish, in plan order; undefined when a metric has no
+ * fold (a plugin's) or a stored record of a resume lies outside the plan: then records are kept.
+ */
+function foldingRun(
+  options: ResolvedRunOptions,
+  plan: Prepared['plan'],
+  trials: readonly Trial[],
+): { readonly stream: ExperimentStream; readonly order: InOrder } | undefined {
+  const { tasks, settings, done } = plan;
+  const stream = ExperimentStream.create({
+    suite: options.suite,
+    tasks: tasks.map((t) => ({ id: t.id, weight: t.weight, cluster: t.cluster })),
+    epochs: settings.epochs,
+    metrics: options.metrics,
+    registry: (options.plugins ?? defaultPlugins).metrics,
+  });
+  if (stream === undefined) return undefined;
+  const order = new InOrder(
+    tasks.map((t) => t.id),
+    settings.epochs,
+    (record) => stream.add(record),
+  );
+  for (const trial of trials) order.expect(trial.task.id, trial.epoch);
+  for (const record of done) if (!order.expect(record.task_id, record.epoch)) return undefined;
+  for (const record of done) order.put(metricRecord(record));
+  return { stream, order };
 }
 
 function count(

@@ -21,7 +21,11 @@ export function scoreSuite(
   tasks: readonly { id: string; weight: number }[],
   scoring: Scoring,
 ): SuiteScore {
-  const detail = overallScore(records, tasks);
+  return suiteScoreOf(overallScore(records, tasks), scoring);
+}
+
+/** `scoreSuite` from the overall score of the records (a run folds it as it goes). */
+export function suiteScoreOf(detail: OverallScore, scoring: Scoring): SuiteScore {
   const base = { overall: detail.value, tasks_scored: detail.tasks, detail };
   if (detail.pending > 0) return { ...base, outcome: 'pending' };
   if (detail.value === null)

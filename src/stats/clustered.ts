@@ -125,7 +125,21 @@ export function epochStandardError(
   } = {},
 ): EpochStandardError {
   const finite = trials.filter((t) => Number.isFinite(t.value));
-  const means = taskMeans(finite);
+  return overTaskMeans(taskMeans(finite), finite.length, options);
+}
+
+/**
+ * `epochStandardError` from the per-task means (task -> mean over its epochs, first-seen order)
+ * and the number of trials behind them: what a metric folding one trial at a time has at the end.
+ */
+export function overTaskMeans(
+  means: ReadonlyMap<string, number>,
+  trials: number,
+  options: {
+    readonly clusterOf?: (task: string) => string | undefined;
+    readonly correction?: ClusterCorrection;
+  } = {},
+): EpochStandardError {
   const values = [...means.values()];
   const m = mean(values);
   const clusterOf = options.clusterOf;
@@ -145,7 +159,7 @@ export function epochStandardError(
       mean: m,
       stderr: clustered?.stderr ?? null,
       n: values.length,
-      trials: finite.length,
+      trials,
       clustered: true,
       clusters: new Set(observations.map((o) => o.cluster)).size,
     };
@@ -154,7 +168,7 @@ export function epochStandardError(
     mean: m,
     stderr: standardError(values),
     n: values.length,
-    trials: finite.length,
+    trials,
     clustered: false,
     clusters: values.length,
   };

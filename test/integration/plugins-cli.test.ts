@@ -86,6 +86,7 @@ describe('plugins: in a benchmark or suite file', () => {
     expect((await readFile(out, 'utf8')).split('\n')).toHaveLength(4);
   });
 
+  // Three CLI starts that each load a TypeScript plugin: seconds alone, far more on a loaded machine.
   it('validate and lint load them too; --plugin naming the same module changes nothing', () => {
     expect(cli('validate', 'examples/plugins/registered-benchmark.yaml').status).toBe(0);
     expect(cli('lint', 'examples/plugins/registered-benchmark.yaml').status).not.toBe(2);
@@ -97,7 +98,7 @@ describe('plugins: in a benchmark or suite file', () => {
     );
     expect(both.stderr).toBe('');
     expect(both.status).toBe(0);
-  });
+  }, 120_000);
 
   it('a seed-004 suite file may name plugins as well', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'he-plugins-suite-'));

@@ -5,15 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { Gateway } from '../../../src/gateway/server.ts';
 import { anthropicStream } from './upstream-server.ts';
 
-/** An upstream on 127.0.0.1 that writes the given byte pieces apart in time, then ends as `finish` says. */
-async function pieceUpstream(pieces: readonly Buffer[], finish: 'end' | 'destroy') {
+/**
+ * An upstream on 127.0.0.1 that writes the given byte pieces `gapMs` apart (0: all in one tick, so
+ * they arrive together with the end), then ends as `finish` says.
+ */
+async function pieceUpstream(pieces: readonly Buffer[], finish: 'end' | 'destroy', gapMs = 15) {
   const server = createServer((req, res: ServerResponse) => {
     req.resume();
     req.on('end', async () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const piece of pieces) {
         res.write(piece);
-        await delay(15);
+        if (gapMs > 0) await delay(gapMs);
       }
       if (finish === 'end') res.end();
       else res.socket?.destroy();
@@ -82,6 +85,32 @@ describe('the gateway forwarding streams cut at awkward places', () => {
       });
       expect(call?.error).toBeUndefined();
       expect(call?.ttft_seconds).toBeGreaterThan(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('passes and records a whole answer that arrives in one piece with its end, first output included', async () => {
+    const events = anthropicStream('all at once', { input: 9, output: 4 });
+    const upstream = await pieceUpstream(
+      events.map((e) => Buffer.from(e)),
+      'end',
+      0,
+    );
+    try {
+      const { status, received, call } = await callThrough(upstream.url);
+      expect(status).toBe(200);
+      expect(received.toString()).toBe(events.join(''));
+      expect(call).toMatchObject({
+        status: 200,
+        usage: { input_tokens: 9, output_tokens: 4 },
+        stop_reason: 'end_turn',
+        response_body: events.join(''),
+      });
+      expect(call?.error).toBeUndefined();
+      // The output events came in the last bytes, read after they were sent: the time is when they were.
+      expect(call?.ttft_seconds).toBeGreaterThan(0);
+      expect(call?.ttft_seconds).toBeLessThanOrEqual(call?.latency_seconds ?? 0);
     } finally {
       await upstream.close();
     }

@@ -5,7 +5,9 @@ import type { RunRecord } from '../../../src/core/run-record.ts';
 import { SuiteSchema } from '../../../src/core/suite.ts';
 import { builtinMetricNames } from '../../../src/metrics/catalog.ts';
 import { builtinMetricsOnly, metricRecord } from '../../../src/metrics/metric-record.ts';
+import { InOrder } from '../../../src/runner/in-order.ts';
 import { aggregateExperiment } from '../../../src/scoring/experiment-aggregate.ts';
+import { ExperimentStream } from '../../../src/scoring/experiment-stream.ts';
 import { record } from './records.ts';
 
 const TASKS = ['t0', 't1', 't2', 't3', 't4'];
@@ -123,13 +125,37 @@ const run = fc.array(trial, { minLength: 0, maxLength: 40 }).map((records) => {
   });
 });
 
+const suite = SuiteSchema.parse({
+  id: 's',
+  tasks: TASKS.map((id, i) => ({ id, input: id, weight: i + 1, ...(i < 2 ? { cluster: 'a' } : {}) })),
+  thresholds: { success_rate: { min: 0.5 } },
+});
+
 function aggregate(records: readonly RunRecord[], metrics?: MetricRef[]) {
-  const suite = SuiteSchema.parse({
-    id: 's',
-    tasks: TASKS.map((id, i) => ({ id, input: id, weight: i + 1 })),
-    thresholds: { success_rate: { min: 0.5 } },
-  });
   return aggregateExperiment({ suite, records, tasks: suite.tasks, epochs: 2, metrics });
+}
+
+/** The records as a run sorts them before it aggregates: by task in suite order, then epoch. */
+function sorted(records: readonly RunRecord[]): RunRecord[] {
+  return [...records].sort(
+    (a, b) => TASKS.indexOf(a.task_id) - TASKS.indexOf(b.task_id) || a.epoch - b.epoch,
+  );
+}
+
+/**
+ * What a run without kept records computes: its records, finishing in `arrival` order (some never
+ * finishing), put in plan order and folded one by one.
+ */
+function streamed(records: readonly RunRecord[], arrival: readonly number[], metrics?: MetricRef[]) {
+  const tasks = suite.tasks.map((t) => ({ id: t.id, weight: t.weight, cluster: t.cluster }));
+  const epochs = Math.max(1, ...records.map((r) => r.epoch + 1));
+  const stream = ExperimentStream.create({ suite, tasks, epochs: 2, metrics });
+  if (stream === undefined) throw new Error('every built-in folds');
+  const order = new InOrder(TASKS, epochs, (r) => stream.add(r));
+  for (const task of TASKS) for (let epoch = 0; epoch < epochs; epoch++) order.expect(task, epoch);
+  for (const i of arrival) order.put(records[i]!);
+  order.finish();
+  return stream.aggregate();
 }
 
 describe('metricRecord', () => {
@@ -142,6 +168,40 @@ describe('metricRecord', () => {
         expect(aggregate(cut)).toEqual(aggregate(records));
       }),
       { seed: 15, numRuns: 60 },
+    );
+  });
+
+  it('folded as they finish, in any order, gives every metric the numbers of the whole sorted records', () => {
+    const shuffled = run.chain((records) =>
+      fc.tuple(
+        fc.constant(records),
+        fc.shuffledSubarray(
+          records.map((_, i) => i),
+          { minLength: records.length },
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(shuffled, ([records, arrival]) => {
+        const whole = sorted(records);
+        expect(streamed(records, arrival, everyBuiltin)).toEqual(aggregate(whole, everyBuiltin));
+        expect(streamed(records.map(metricRecord), arrival)).toEqual(aggregate(whole));
+      }),
+      { seed: 15, numRuns: 60 },
+    );
+  });
+
+  it('folds the trials that finished when some never do', () => {
+    fc.assert(
+      fc.property(
+        run.chain((records) => fc.tuple(fc.constant(records), fc.subarray(records.map((_, i) => i)))),
+        ([records, finished]) => {
+          const arrival = [...finished].reverse();
+          const whole = sorted(finished.map((i) => records[i]!));
+          expect(streamed(records, arrival)).toEqual(aggregate(whole));
+        },
+      ),
+      { seed: 16, numRuns: 40 },
     );
   });
 

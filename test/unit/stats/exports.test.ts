@@ -43,6 +43,7 @@ describe('public exports', () => {
       'normalCdf',
       'normalPdf',
       'normalQuantile',
+      'overTaskMeans',
       'pairedBinary',
       'pairedDifference',
       'pairedTPower',
