@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Annotation } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
-import { readExperimentFile } from '../store/json-io.ts';
+import { readExperimentExport, readExperimentFile } from '../store/json-io.ts';
 import { openCliStore, shownStore, storeLocation } from './store-location.ts';
 
 export interface ExperimentSourceOptions {
@@ -41,13 +41,20 @@ export async function loadExperiment(
   }
 }
 
-/** The annotations the store holds on an experiment named by id; none for an exported file. */
+/**
+ * The annotations on an experiment: those the store holds when it is named by id, those written
+ * in the file when it is an export (numbered 1, 2, … in the file's order).
+ */
 export async function storedAnnotations(
   reference: string,
   experimentId: string,
   options: ExperimentSourceOptions,
 ): Promise<Annotation[]> {
-  if (reference.toLowerCase().endsWith('.json') || existsSync(resolve(options.cwd, reference))) return [];
+  const file = resolve(options.cwd, reference);
+  if (reference.toLowerCase().endsWith('.json') || existsSync(file)) {
+    const { annotations } = await readExperimentExport(file, reference);
+    return annotations.map((a, index) => ({ ...a, id: index + 1, experiment_id: experimentId }));
+  }
   const location = storeLocation(options.store, { cwd: options.cwd, env: options.env ?? process.env });
   const store = await openCliStore(location, { mustExist: true, readonly: true });
   try {

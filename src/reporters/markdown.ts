@@ -124,7 +124,42 @@ function failuresSection(experiment: Experiment): string[] {
   ];
 }
 
-/** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures. */
+/** Annotation rows a report shows; the rest are counted (`annotations export` has them all). */
+export const MAX_ANNOTATION_ROWS = 20;
+
+/**
+ * People's labels and notes, each beside its trial: grouped in the experiment's trial order,
+ * oldest first within a trial. A person's text is escaped like agent output.
+ */
+function annotationsSection(experiment: Experiment, options: ReportOptions): string[] {
+  const annotations = options.annotations ?? [];
+  if (annotations.length === 0) return [];
+  const withEpoch = showsEpochs(experiment);
+  const order = new Map(experiment.records.map((r, index) => [r.run_id, { r, index }]));
+  const place = (runId: string) => order.get(runId)?.index ?? experiment.records.length;
+  const sorted = [...annotations].sort((a, b) => place(a.run_id) - place(b.run_id));
+  const rows = sorted.slice(0, MAX_ANNOTATION_ROWS).map((a) => {
+    const found = order.get(a.run_id);
+    const when = `${a.created_at.slice(0, 16).replace('T', ' ')}${a.updated_at === undefined ? '' : ' (edited)'}`;
+    return [
+      markdownCell(found === undefined ? a.run_id : trialName(found.r, withEpoch), 80),
+      markdownCell(a.label, 80),
+      markdownCell(a.note),
+      markdownCell(a.author, 80),
+      markdownCell(when),
+    ];
+  });
+  const more = annotations.length - rows.length;
+  return [
+    '',
+    `### Annotations (${annotations.length})`,
+    '',
+    ...table(['Task', 'Label', 'Note', 'By', 'When (UTC)'], ['l', 'l', 'l', 'l', 'l'], rows),
+    ...(more > 0 ? ['', `_…and ${more} more (see \`harnesseval annotations export\`)._`] : []),
+  ];
+}
+
+/** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures, annotations. */
 export function renderMarkdown(experiment: Experiment, options: ReportOptions = {}): string {
   const verdict = experimentVerdict(experiment);
   const counts = countOutcomes(experiment);
@@ -138,6 +173,7 @@ export function renderMarkdown(experiment: Experiment, options: ReportOptions = 
     ...flakySection(experiment, options),
     ...violationsSection(experiment),
     ...failuresSection(experiment),
+    ...annotationsSection(experiment, options),
   ];
   return `${lines.join('\n')}\n`;
 }

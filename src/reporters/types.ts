@@ -15,7 +15,7 @@ export interface ReportOptions {
    * (the CLI finds them); without it, reports mark the tasks that flip between this run's epochs.
    */
   readonly flaky?: readonly FlakyTask[];
-  /** People's labels and notes on trials, from the store (the HTML report shows them). */
+  /** People's labels and notes on trials, from the store (the HTML and Markdown reports show them). */
   readonly annotations?: readonly Annotation[];
   /**
    * The origin of a running viewer on this machine (`http://127.0.0.1:PORT`): the HTML report

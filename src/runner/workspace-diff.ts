@@ -69,11 +69,23 @@ export async function workspaceDiff(
     else parts.push(unifiedDiff(path, a?.toString('utf8') ?? '', b?.toString('utf8') ?? ''));
   }
   const full = options.redact === undefined ? parts.join('') : options.redact(parts.join(''));
-  if (full.length <= maxBytes) return { files, diff: full, omitted_bytes: 0 };
-  // Cut at a line end, and say how much is missing.
-  const cut = full.lastIndexOf('\n', maxBytes);
-  const kept = full.slice(0, cut > 0 ? cut + 1 : maxBytes);
-  return { files, diff: kept, omitted_bytes: full.length - kept.length };
+  // The limit and the count are in UTF-8 bytes, what the store and a reader's tools count.
+  const bytes = Buffer.from(full, 'utf8');
+  if (bytes.length <= maxBytes) return { files, diff: full, omitted_bytes: 0 };
+  const kept = bytes.subarray(0, cutAt(bytes, maxBytes));
+  return { files, diff: kept.toString('utf8'), omitted_bytes: bytes.length - kept.length };
+}
+
+/**
+ * Where to cut `bytes` to keep at most `maxBytes`: after the last line end that fits, else (one
+ * long line) before the UTF-8 sequence the limit falls in, so no character is split.
+ */
+function cutAt(bytes: Buffer, maxBytes: number): number {
+  const lineEnd = bytes.lastIndexOf(0x0a, maxBytes - 1);
+  if (lineEnd >= 0) return lineEnd + 1;
+  let end = maxBytes;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return end;
 }
 
 /** The diff as a grader reads it: the file list, the diff, and what was left out. */

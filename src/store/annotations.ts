@@ -4,6 +4,8 @@ import {
   type AnnotationInput,
   AnnotationInputSchema,
   AnnotationSchema,
+  type AnnotationTimes,
+  AnnotationTimesSchema,
 } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { describeIssues, encodeDocument } from './documents.ts';
@@ -20,11 +22,12 @@ export interface AnnotationWrite {
   readonly document: string;
 }
 
+/** `times`: those of an annotation being restored or edited; a new one is written now. */
 export function prepareAnnotation(
   experimentId: string,
   input: AnnotationInput,
   redact: (text: string) => string,
-  edited?: Annotation,
+  times?: AnnotationTimes,
 ): AnnotationWrite {
   const parsed = AnnotationInputSchema.safeParse(input);
   if (!parsed.success)
@@ -33,14 +36,27 @@ export function prepareAnnotation(
       `annotation of experiment ${experimentId} is not valid: ${describeIssues(parsed.error).join('; ')}`,
       { data: { experimentId } },
     );
+  const given = times === undefined ? undefined : AnnotationTimesSchema.safeParse(times);
+  if (given !== undefined && !given.success)
+    throw new HarnessEvalError(
+      'invalid_input',
+      `annotation of experiment ${experimentId} is not valid: ${describeIssues(given.error).join('; ')}`,
+      { data: { experimentId } },
+    );
   const { run_id, label, note, author } = parsed.data;
-  const now = new Date().toISOString();
-  const createdAt = edited?.created_at ?? now;
+  const createdAt = given?.data.created_at ?? new Date().toISOString();
+  const updatedAt = given?.data.updated_at;
   return {
     runId: run_id,
     createdAt,
     document: encodeDocument(
-      { label, note, author, created_at: createdAt, ...(edited === undefined ? {} : { updated_at: now }) },
+      {
+        label,
+        note,
+        author,
+        created_at: createdAt,
+        ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
+      },
       redact,
       `annotation of run ${run_id} of experiment ${experimentId}`,
     ),
@@ -53,7 +69,8 @@ export function prepareAnnotationEdit(
   edit: AnnotationEdit,
   redact: (text: string) => string,
 ): string {
-  return prepareAnnotation(existing.experiment_id, { ...edit, run_id: existing.run_id }, redact, existing)
+  const times = { created_at: existing.created_at, updated_at: new Date().toISOString() };
+  return prepareAnnotation(existing.experiment_id, { ...edit, run_id: existing.run_id }, redact, times)
     .document;
 }
 

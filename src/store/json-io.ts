@@ -2,12 +2,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { type Annotation, type ExportedAnnotation, exportedAnnotation } from '../core/annotation.ts';
 import { type Diagnostic, formatPath } from '../core/diagnostic.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
-import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
+import type { Experiment } from '../core/experiment.ts';
 import { jsonErrorReason } from '../formats/jsonl.ts';
 import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
 import { makeDirs } from '../util/make-dirs.ts';
+import { type ExperimentExport, ExperimentExportSchema } from './export-schema.ts';
 import { redactSecrets } from './redact.ts';
 import type { ExperimentStore } from './types.ts';
 
@@ -21,12 +23,22 @@ export interface ImportOptions extends JsonIoOptions {
   readonly replace?: boolean;
 }
 
-/** The portable record: the Experiment as pretty-printed JSON (with `schema_version`), secrets scrubbed. */
-export function experimentToJson(experiment: Experiment, options: JsonIoOptions = {}): string {
-  return `${redactSecrets(JSON.stringify(experiment, null, 2), options.env ?? process.env)}\n`;
+export interface ExportOptions extends JsonIoOptions {
+  /** People's annotations on its trials (from the store), written after the records. */
+  readonly annotations?: readonly Annotation[];
 }
 
-/** Writes a stored experiment to `file` (parent folders created) and returns it. */
+/**
+ * The portable record: the Experiment as pretty-printed JSON (with `schema_version`) and, when it
+ * has any, its `annotations` (without their store ids), secrets scrubbed.
+ */
+export function experimentToJson(experiment: Experiment, options: ExportOptions = {}): string {
+  const annotations = (options.annotations ?? []).map(exportedAnnotation);
+  const document = annotations.length === 0 ? experiment : { ...experiment, annotations };
+  return `${redactSecrets(JSON.stringify(document, null, 2), options.env ?? process.env)}\n`;
+}
+
+/** Writes a stored experiment and its annotations to `file` (parent folders created) and returns it. */
 export async function exportExperiment(
   store: ExperimentStore,
   experimentId: string,
@@ -39,9 +51,10 @@ export async function exportExperiment(
       data: { experimentId },
     });
   }
+  const annotations = await store.listAnnotations(experimentId);
   try {
     await makeDirs(dirname(file));
-    await writeFile(file, experimentToJson(experiment, options), 'utf8');
+    await writeFile(file, experimentToJson(experiment, { ...options, annotations }), 'utf8');
   } catch (error) {
     throw new HarnessEvalError('store', `cannot write ${file}: ${errorMessage(error)}`, { cause: error });
   }
@@ -53,9 +66,14 @@ const EXPERIMENT_ENVELOPE_DEPTH = 8;
 
 /**
  * Parses an exported Experiment; a bad file fails with located diagnostics
- * (`file:line:col: records[0].outcome: ...`).
+ * (`file:line:col: records[0].outcome: ...`). Its annotations are checked and left out.
  */
 export function parseExperimentJson(text: string, file: string): Experiment {
+  return parseExperimentExport(text, file).experiment;
+}
+
+/** Parses an export into its experiment and its annotations (checked: each on one of its trials). */
+export function parseExperimentExport(text: string, file: string): ExperimentExport {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -83,8 +101,11 @@ export function parseExperimentJson(text: string, file: string): Experiment {
       ],
     });
   }
-  const parsed = ExperimentSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  const parsed = ExperimentExportSchema.safeParse(value);
+  if (parsed.success) {
+    const { annotations, ...experiment } = parsed.data;
+    return { experiment, annotations };
+  }
   throw new HarnessEvalError('invalid_input', `${file} is not a HarnessEval experiment export`, {
     cause: parsed.error,
     diagnostics: locateIssues(text, file, parsed.error.issues),
@@ -96,6 +117,11 @@ export function parseExperimentJson(text: string, file: string): Experiment {
  * `shownAs` is the name used in messages, e.g. the path as the user typed it.
  */
 export async function readExperimentFile(file: string, shownAs = file): Promise<Experiment> {
+  return (await readExperimentExport(file, shownAs)).experiment;
+}
+
+/** Reads and validates an export file: its experiment and its annotations. */
+export async function readExperimentExport(file: string, shownAs = file): Promise<ExperimentExport> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -109,14 +135,17 @@ export async function readExperimentFile(file: string, shownAs = file): Promise<
       },
     );
   }
-  return parseExperimentJson(text, shownAs);
+  return parseExperimentExport(text, shownAs);
 }
 
-/** Stores a whole experiment; fails (`reason: 'exists'` in data) if its id exists, unless `replace`. */
+/**
+ * Stores a whole experiment and the exported annotations on its trials (with their times); fails
+ * (`reason: 'exists'` in data) if its id exists, unless `replace`.
+ */
 export async function storeExperiment(
   store: ExperimentStore,
   experiment: Experiment,
-  options: { readonly replace?: boolean } = {},
+  options: { readonly replace?: boolean; readonly annotations?: readonly ExportedAnnotation[] } = {},
 ): Promise<void> {
   if ((await store.getExperiment(experiment.id)) !== undefined) {
     if (options.replace !== true) {
@@ -127,6 +156,14 @@ export async function storeExperiment(
     await store.deleteExperiment(experiment.id);
   }
   await store.createExperiment(experiment);
+  try {
+    for (const { created_at, updated_at, ...text } of options.annotations ?? [])
+      await store.addAnnotation(experiment.id, text, { created_at, ...(updated_at ? { updated_at } : {}) });
+  } catch (error) {
+    // Half an import is worse than none: the next attempt starts from an empty slot.
+    await store.deleteExperiment(experiment.id);
+    throw error;
+  }
 }
 
 /** Reads, validates and stores an exported experiment; fails if its id exists unless `replace`. */
@@ -135,8 +172,8 @@ export async function importExperiment(
   file: string,
   options: ImportOptions = {},
 ): Promise<Experiment> {
-  const experiment = await readExperimentFile(file);
-  await storeExperiment(store, experiment, options);
+  const { experiment, annotations } = await readExperimentExport(file);
+  await storeExperiment(store, experiment, { ...options, annotations });
   return experiment;
 }
 

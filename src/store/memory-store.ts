@@ -1,4 +1,4 @@
-import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput, AnnotationTimes } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
@@ -243,10 +243,14 @@ export class MemoryStore implements ExperimentStore {
     return all.sort((a, b) => a.seq - b.seq).map((entry) => entry.child);
   }
 
-  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
+  async addAnnotation(
+    experimentId: string,
+    annotation: AnnotationInput,
+    times?: AnnotationTimes,
+  ): Promise<Annotation> {
     this.#ensureOpen();
     const stored = this.#get(experimentId);
-    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+    const write = prepareAnnotation(experimentId, annotation, this.#redact, times);
     if (!stored.records.has(write.runId)) throw unknownRun(experimentId, write.runId);
     const row = { id: ++this.#annotationSeq, runId: write.runId, document: write.document };
     stored.annotations.push(row);

@@ -1,4 +1,4 @@
-import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput, AnnotationTimes } from '../core/annotation.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -328,8 +328,12 @@ export class PostgresStore implements ExperimentStore {
   }
 
   /** The connection's settings, for diagnostics and tests. */
-  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
-    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+  async addAnnotation(
+    experimentId: string,
+    annotation: AnnotationInput,
+    times?: AnnotationTimes,
+  ): Promise<Annotation> {
+    const write = prepareAnnotation(experimentId, annotation, this.#redact, times);
     const id = await this.#db.withClient(
       `annotate run ${write.runId} of experiment ${experimentId}`,
       async (client) => {

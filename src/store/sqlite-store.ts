@@ -1,4 +1,4 @@
-import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput, AnnotationTimes } from '../core/annotation.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -371,8 +371,12 @@ export class SqliteStore implements ExperimentStore {
     );
   }
 
-  async addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation> {
-    const write = prepareAnnotation(experimentId, annotation, this.#redact);
+  async addAnnotation(
+    experimentId: string,
+    annotation: AnnotationInput,
+    times?: AnnotationTimes,
+  ): Promise<Annotation> {
+    const write = prepareAnnotation(experimentId, annotation, this.#redact, times);
     const id = await this.#write(`annotate run ${write.runId} of experiment ${experimentId}`, () =>
       this.#db
         .transaction(() => {

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../core/agent-output.ts';
-import type { Annotation, AnnotationEdit, AnnotationInput } from '../core/annotation.ts';
+import type { Annotation, AnnotationEdit, AnnotationInput, AnnotationTimes } from '../core/annotation.ts';
 import type { Experiment, ExperimentStatus, MetricResult, ThresholdViolation } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import type { ExperimentDocument } from './documents.ts';
@@ -133,9 +133,14 @@ export interface ExperimentStore {
   /**
    * Stores a person's label and/or note on one trial (secrets scrubbed) and returns it with its id,
    * unique in the store and increasing in the order written. `not_found` for an unknown
-   * experiment or run_id; `invalid_input` for an empty or oversized annotation.
+   * experiment or run_id; `invalid_input` for an empty or oversized annotation. `times` restores an
+   * exported annotation's created_at and updated_at (default: written now, never edited).
    */
-  addAnnotation(experimentId: string, annotation: AnnotationInput): Promise<Annotation>;
+  addAnnotation(
+    experimentId: string,
+    annotation: AnnotationInput,
+    times?: AnnotationTimes,
+  ): Promise<Annotation>;
   /** The experiment's annotations, oldest first (none for an unknown experiment). */
   listAnnotations(experimentId: string): Promise<Annotation[]>;
   /**

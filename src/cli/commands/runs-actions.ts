@@ -5,7 +5,7 @@ import { renderList, renderShow, safe, summarize } from '../../reporters/runs-vi
 import {
   experimentToJson,
   exportExperiment,
-  readExperimentFile,
+  readExperimentExport,
   storeExperiment,
 } from '../../store/json-io.ts';
 import { resolveExperimentId } from '../../store/resolve-id.ts';
@@ -112,7 +112,8 @@ export async function exportRun(
       const experiment = await store.getExperiment(id);
       if (experiment === undefined)
         throw new HarnessEvalError('not_found', `experiment ${id} vanished while reading`);
-      io.stdout.write(experimentToJson(experiment, { env: io.env }));
+      const annotations = await store.listAnnotations(id);
+      io.stdout.write(experimentToJson(experiment, { env: io.env, annotations }));
       return;
     }
     const file = resolve(io.cwd, options.output);
@@ -132,13 +133,14 @@ export async function importRun(
   // The file is read and checked before the store is opened, so a mistyped path or a bad file
   // does not leave a new, empty store behind.
   if (!existsSync(file)) throw new HarnessEvalError('not_found', `no such file: ${options.file}`);
-  const experiment = await readExperimentFile(file, options.file);
+  const { experiment, annotations } = await readExperimentExport(file, options.file);
   await withStore(io, options, 'create', async (store, path) => {
     try {
-      await storeExperiment(store, experiment, { replace: options.replace });
+      await storeExperiment(store, experiment, { replace: options.replace, annotations });
+      const notes = annotations.length === 0 ? '' : `, ${annotations.length} annotations`;
       writeLine(
         io.stdout,
-        `Imported ${safe(experiment.id)} (${experiment.records.length} records) into ${safe(path)}`,
+        `Imported ${safe(experiment.id)} (${experiment.records.length} records${notes}) into ${safe(path)}`,
       );
     } catch (error) {
       if (HarnessEvalError.is(error) && error.data['reason'] === 'exists') {

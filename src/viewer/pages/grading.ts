@@ -1,11 +1,13 @@
 import { outputText } from '../../core/agent-output.ts';
+import type { RunRecord } from '../../core/run-record.ts';
 import { loadExperimentSuite } from '../../plugins/file-plugins.ts';
 import { escapeHtml, renderPage, truncateText } from '../../reporters/html/index.ts';
 import { diffText, workspaceDiff } from '../../runner/workspace-diff.ts';
 import { type PendingCriterion, pendingCriteria } from '../../scoring/grading.ts';
+import type { ExperimentStore, RecordSummary } from '../../store/types.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
-import { experimentById } from './load.ts';
+import { experimentDocumentById } from './load.ts';
 
 const SHOWN_TEXT = 8_000;
 /** Criteria per page: each carries an output and maybe a diff. */
@@ -52,19 +54,66 @@ function form(experimentId: string, item: PendingCriterion, token: string, index
   );
 }
 
+/** Trials between two waiting ones that are read rather than asked for apart (one query each). */
+const READ_THROUGH = 50;
+
+/**
+ * The whole records of the first trials that wait for a grade, enough for `CRITERIA_SHOWN`
+ * criteria: the summaries say which (and how many criteria each), so an experiment of 10,000
+ * trials reads its summaries and a few records, not every record. Nearby ones are read in one
+ * window of the order; a trial a run moved meanwhile is read by its task instead.
+ */
+async function recordsToGrade(
+  store: ExperimentStore,
+  experimentId: string,
+  summaries: readonly RecordSummary[],
+): Promise<RunRecord[]> {
+  const places: number[] = [];
+  let criteria = 0;
+  for (const [place, summary] of summaries.entries()) {
+    if (criteria >= CRITERIA_SHOWN) break;
+    if (summary.pending_criteria === 0) continue;
+    places.push(place);
+    criteria += summary.pending_criteria;
+  }
+  const records: RunRecord[] = [];
+  for (let i = 0; i < places.length; ) {
+    let j = i;
+    while (j + 1 < places.length && (places[j + 1] ?? 0) - (places[j] ?? 0) <= READ_THROUGH) j++;
+    const offset = places[i] ?? 0;
+    const window = await store.listRecords(experimentId, { offset, limit: (places[j] ?? 0) - offset + 1 });
+    for (const place of places.slice(i, j + 1)) {
+      const summary = summaries[place];
+      if (summary === undefined) continue;
+      const record =
+        window[place - offset]?.run_id === summary.run_id
+          ? window[place - offset]
+          : (await store.listRecords(experimentId, { task: summary.task_id })).find(
+              (r) => r.run_id === summary.run_id,
+            );
+      if (record !== undefined) records.push(record);
+    }
+    i = j + 1;
+  }
+  return records;
+}
+
 /** The pending rubric criteria of one experiment, each with its levels, the output and a form. */
 export async function gradingScreen(
   context: ScreenContext,
   id: string,
   query: URLSearchParams,
 ): Promise<string> {
-  const experiment = await experimentById(context.store, id);
+  const experiment = await experimentDocumentById(context.store, id);
   const suite = await loadExperimentSuite(experiment);
-  const pending = pendingCriteria(experiment, suite);
+  const summaries = await context.store.listRecordSummaries(experiment.id);
+  const waiting = summaries.reduce((n, s) => n + s.pending_criteria, 0);
+  const records = await recordsToGrade(context.store, experiment.id, summaries);
+  const pending = pendingCriteria({ records }, suite);
   const saved = query.get('saved');
   const intro =
     (saved === null ? '' : `<p class="pass" role="status">Saved the grade of ${escapeHtml(saved)}.</p>`) +
-    `<p>${pending.length} criteria wait for a grade. Keys 1–4 pick a level of the focused dimension. ` +
+    `<p>${waiting} criteria wait for a grade${waiting > CRITERIA_SHOWN ? ` (the first ${CRITERIA_SHOWN} are below; each saved grade brings the next)` : ''}. Keys 1–4 pick a level of the focused dimension. ` +
     `<a href="${escapeHtml(links.experiment(experiment.id))}">Back to the experiment</a>. ` +
     `Every grade so far: <a href="${escapeHtml(links.grades(experiment.id, 'csv'))}" download>CSV</a> · ` +
     `<a href="${escapeHtml(links.grades(experiment.id, 'jsonl'))}" download>JSONL</a></p>` +

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FAILURE_ROWS, markdownCell, renderMarkdown } from '../../../src/reporters/markdown.ts';
+import {
+  MAX_ANNOTATION_ROWS,
+  MAX_FAILURE_ROWS,
+  markdownCell,
+  renderMarkdown,
+} from '../../../src/reporters/markdown.ts';
 import { evaluation, experiment, mixedExperiment, NASTY, record } from './experiment-factory.ts';
 
 /** Splits a GFM table row into cells the way GitHub does: on `|` not preceded by a backslash. */
@@ -96,5 +101,40 @@ describe('markdownCell', () => {
     expect(Array.from(cut)).toHaveLength(10);
     expect(cut.endsWith('…')).toBe(true);
     expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});
+
+describe('markdown reporter: annotations', () => {
+  const note = (id: number, run_id: string, text: string) => ({
+    id,
+    experiment_id: 'x',
+    run_id,
+    label: `l${id}`,
+    note: text,
+    author: 'Ada',
+    created_at: '2026-12-01T10:00:00.000Z',
+  });
+
+  it('has no section without annotations, and at most MAX_ANNOTATION_ROWS rows with the rest counted', () => {
+    const e = mixedExperiment();
+    expect(renderMarkdown(e)).not.toContain('### Annotations');
+    const runId = e.records[0]?.run_id ?? '';
+    const many = Array.from({ length: MAX_ANNOTATION_ROWS + 3 }, (_, i) => note(i + 1, runId, `n${i}`));
+    const md = renderMarkdown(e, { annotations: many });
+    expect(md).toContain(`### Annotations (${MAX_ANNOTATION_ROWS + 3})`);
+    const table = tables(md).at(-1) ?? [];
+    expect(table).toHaveLength(MAX_ANNOTATION_ROWS + 2);
+    expect(md).toContain('_…and 3 more (see `harnesseval annotations export`)._');
+  });
+
+  it('escapes a note like agent output and names an unknown trial by its run id', () => {
+    const text = `${NASTY.script} ${NASTY.pipe} ${NASTY.newline} ![i](http://evil.test/b.png)`;
+    const md = renderMarkdown(mixedExperiment(), { annotations: [note(1, 'gone#9', text)] });
+    const row = tables(md).at(-1)?.[2] ?? '';
+    expect(cells(row)).toHaveLength(5);
+    expect(cells(row)[0]).toBe('gone#9');
+    expect(cells(row)[2]).toBe(markdownCell(text));
+    expect(row).not.toMatch(/<script|<b>/i);
+    expect(row).toContain('!\\[i\\](http://evil.test/b.png)');
   });
 });

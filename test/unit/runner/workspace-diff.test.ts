@@ -102,3 +102,43 @@ describe('diffText', () => {
     ).toBe('Files:\nadded a\n\nDiff against the starter codebase:\n--- /dev/null\n');
   });
 });
+
+describe('workspaceDiff with multi-byte text', () => {
+  // 4-byte emoji, 3-byte CJK, 2-byte accents: a UTF-16 count (String.length) is wrong for all three.
+  const LINE = '😀 漢字かな 你好 café — ';
+
+  it('keeps at most maxBytes UTF-8 bytes, cut at a line end, and counts the rest in bytes', async () => {
+    await writeFile(
+      join(workspace, 'notes.md'),
+      Array.from({ length: 80 }, (_, i) => `${LINE}${i}`).join('\n'),
+    );
+    const full = await workspaceDiff(starter, workspace);
+    const cut = await workspaceDiff(starter, workspace, { maxBytes: 700 });
+    expect(Buffer.byteLength(cut.diff)).toBeLessThanOrEqual(700);
+    expect(cut.diff.endsWith('\n')).toBe(true);
+    expect(full.diff.startsWith(cut.diff)).toBe(true);
+    expect(Buffer.byteLength(cut.diff) + cut.omitted_bytes).toBe(Buffer.byteLength(full.diff));
+    expect(cut.omitted_bytes).toBeGreaterThan(full.diff.length - cut.diff.length);
+  });
+
+  it('a text under the limit in UTF-16 units but over it in bytes is cut', async () => {
+    await writeFile(join(workspace, 'cjk.txt'), `${'漢'.repeat(300)}\n`);
+    const full = await workspaceDiff(starter, workspace);
+    expect(full.diff.length).toBeLessThan(600);
+    const cut = await workspaceDiff(starter, workspace, { maxBytes: 600 });
+    expect(cut.omitted_bytes).toBe(Buffer.byteLength(full.diff) - Buffer.byteLength(cut.diff));
+    expect(cut.omitted_bytes).toBeGreaterThan(0);
+  });
+
+  it('one line longer than the limit is cut between characters, never inside one', async () => {
+    await writeFile(join(workspace, 'emoji.txt'), '😀'.repeat(400));
+    const full = await workspaceDiff(starter, workspace);
+    for (const maxBytes of [201, 202, 203, 204]) {
+      const cut = await workspaceDiff(starter, workspace, { maxBytes });
+      expect(cut.diff).not.toContain('\ufffd');
+      expect(full.diff.startsWith(cut.diff)).toBe(true);
+      expect(Buffer.byteLength(cut.diff)).toBeLessThanOrEqual(maxBytes);
+      expect(Buffer.byteLength(cut.diff) + cut.omitted_bytes).toBe(Buffer.byteLength(full.diff));
+    }
+  });
+});

@@ -141,6 +141,34 @@ export function describeAnnotationContract(
       expect(third.id).toBeGreaterThan(second.id);
     });
 
+    it('restores the times of an exported annotation, and refuses times that are not ISO', async () => {
+      const store = await withTrials();
+      const times = { created_at: '2026-11-30T08:00:00.000Z', updated_at: '2026-11-30T09:30:00.000Z' };
+      const restored = await store.addAnnotation(
+        'exp-0001',
+        { run_id: 'bravo#0', label: 'flaky', author: 'Ada' },
+        times,
+      );
+      const unedited = await store.addAnnotation(
+        'exp-0001',
+        { run_id: 'alpha#0', note: 'fine', author: 'Bo' },
+        { created_at: '2026-11-29T10:00:00.000Z' },
+      );
+      expect(restored).toMatchObject(times);
+      expect(unedited.created_at).toBe('2026-11-29T10:00:00.000Z');
+      expect(unedited.updated_at).toBeUndefined();
+      expect(await store.listAnnotations('exp-0001')).toEqual([restored, unedited]);
+      const error = await rejection(
+        store.addAnnotation(
+          'exp-0001',
+          { run_id: 'alpha#0', label: 'x', author: 'Ada' },
+          { created_at: 'yesterday' },
+        ),
+      );
+      expect(error.code).toBe('invalid_input');
+      expect(await store.listAnnotations('exp-0001')).toHaveLength(2);
+    });
+
     it('never stores a secret-looking environment value written in a note', async () => {
       const secret = 'sk-live-annotation-0123456789';
       const store = await withTrials({ env: { SERVICE_API_KEY: secret } });
