@@ -28,8 +28,10 @@ export async function sameVersionRuns(
       for (const s of summaries) {
         if (s.harness_version !== e.harness.version || s.id === e.id) continue;
         // The task and outcome of each trial are all flakiness reads: summaries, not whole records
-        // (a store of many 10,000-trial runs of one version made `compare` read them all).
-        runs.push({ id: s.id, records: await store.listRecordSummaries(s.id) });
+        // (a store of many 10,000-trial runs of one version made `compare` read them all). A run
+        // that is one of the experiments in hand (two runs of one version compared) is not read again.
+        const inHand = experiments.find((x) => x.id === s.id);
+        runs.push({ id: s.id, records: inHand?.records ?? (await store.listRecordSummaries(s.id)) });
       }
       found.push(runs);
     }

@@ -102,6 +102,10 @@ describe('harnesseval compare / timeline / power (built CLI)', () => {
     expect(excluded.stdout).toContain('Regressions (v1.1.0: pass → fail): 5');
     const report = await cli(['report', '01KBASE', '--format', 'markdown'], dir);
     expect(report.stdout).toContain('- :warning: task-0: 1 of 2 attempts passed, flip rate 1.00 (2 runs)');
+    // Two runs of one version compared: each is the other's other run, taken from what compare read.
+    const same = JSON.parse((await cli(['compare', '01KBASE', '01KRERUN', '--format', 'json'], dir)).stdout);
+    expect(same.pairs[0].flaky).toEqual([{ task_id: 'task-0', trials: 2, passes: 1, flip_rate: 1, runs: 2 }]);
+    expect(same.pairs[0].regressions).toEqual([expect.objectContaining({ task_id: 'task-0', flaky: true })]);
   });
 
   it('--sequential prints the always-valid verdict; --margin needs it; --adjust takes holm|bh|none', async () => {
