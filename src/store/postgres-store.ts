@@ -327,7 +327,6 @@ export class PostgresStore implements ExperimentStore {
     );
   }
 
-  /** The connection's settings, for diagnostics and tests. */
   async addAnnotation(
     experimentId: string,
     annotation: AnnotationInput,
@@ -391,6 +390,7 @@ export class PostgresStore implements ExperimentStore {
     });
   }
 
+  /** The connection's settings, for diagnostics and tests. */
   async settings(): Promise<{ synchronous_commit: string; schema_version: number }> {
     return this.#db.withClient('read the settings', async (client) => {
       const sync = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
