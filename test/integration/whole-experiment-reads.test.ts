@@ -12,9 +12,10 @@ import type { RecordQuery } from '../../src/store/types.ts';
 import { startViewer } from '../../src/viewer/server.ts';
 import { makeExperiment, makeRecord } from '../helpers/experiments.ts';
 
-// `grade export` and the viewer's grades download on a real SQLite file, in process so that the
-// store's reads can be counted: an experiment of 2.5 pages of records is read a page at a time,
-// never whole (they read it with getExperiment before).
+// Readers that need every record, or none, on a real SQLite file, in process so that the store's
+// reads can be counted: `grade export` and the viewer's grades download read an experiment of 2.5
+// pages of records a page at a time, and the live stream names its experiment from the document,
+// never reading the experiment whole (they all read it with getExperiment before).
 const ID = 'exp-20261202-pages';
 const TRIALS = Math.round(RECORD_PAGE_SIZE * 2.5);
 
@@ -95,16 +96,33 @@ function expectPaged(counted: ReturnType<typeof countReads>): void {
   expect(counted.reads.reduce((n, r) => n + r.returned, 0)).toBe(TRIALS);
 }
 
+function cliIO(): CliIO & { stdout: Text; stderr: Text } {
+  return { stdout: new Text(), stderr: new Text(), env: {}, cwd: dir, debug: false };
+}
+
+/** A viewer over the file opened read-only, given to `use`, then closed. */
+async function withViewer(use: (origin: string) => Promise<void>): Promise<void> {
+  const store = new SqliteStore(path, { readonly: true, mustExist: true });
+  const viewer = await startViewer({
+    store,
+    openWritableStore: async () => new SqliteStore(path),
+    token: 't'.repeat(32),
+    host: '127.0.0.1',
+    port: 0,
+    livePollMs: 50,
+  });
+  try {
+    await use(viewer.origin);
+  } finally {
+    await viewer.close();
+    await store.close();
+  }
+}
+
 describe('the grades export reads records a page at a time', () => {
   it('grade export: every grade, from pages of at most RECORD_PAGE_SIZE records', async () => {
     const counted = countReads();
-    const io: CliIO & { stdout: Text; stderr: Text } = {
-      stdout: new Text(),
-      stderr: new Text(),
-      env: {},
-      cwd: dir,
-      debug: false,
-    };
+    const io = cliIO();
     expect(await runCli(['grade', 'export', ID, '--store', path], io)).toBe(0);
     expect(io.stderr.text).toBe('');
     const lines = io.stdout.text.trimEnd().split('\r\n');
@@ -115,27 +133,42 @@ describe('the grades export reads records a page at a time', () => {
   });
 
   it('the viewer download: the same file, read the same way', async () => {
-    const store = new SqliteStore(path, { readonly: true, mustExist: true });
-    const viewer = await startViewer({
-      store,
-      openWritableStore: async () => new SqliteStore(path),
-      token: 't'.repeat(32),
-      host: '127.0.0.1',
-      port: 0,
-    });
-    try {
+    await withViewer(async (origin) => {
       const counted = countReads();
-      const response = await fetch(`${viewer.origin}/experiments/${ID}/grades.csv`);
+      const response = await fetch(`${origin}/experiments/${ID}/grades.csv`);
       expect(response.status).toBe(200);
       const text = await response.text();
       expectPaged(counted);
       vi.restoreAllMocks();
-      const io = { stdout: new Text(), stderr: new Text(), env: {}, cwd: dir, debug: false };
+      const io = cliIO();
       expect(await runCli(['grade', 'export', ID, '--store', path], io)).toBe(0);
       expect(text).toBe(io.stdout.text);
-    } finally {
-      await viewer.close();
-      await store.close();
-    }
+    });
+  });
+});
+
+describe('the live stream', () => {
+  it('resolves its experiment without reading every record', async () => {
+    await withViewer(async (origin) => {
+      const counted = countReads();
+      const stop = new AbortController();
+      const response = await fetch(`${origin}/experiments/${ID.slice(0, -2)}/events`, {
+        signal: stop.signal,
+      });
+      expect(response.status).toBe(200);
+      const reader = response.body?.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (reader !== undefined && !text.includes('event: progress')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      stop.abort();
+      // The unique prefix was resolved: progress of this experiment's trials, not `gone`.
+      expect(text).toContain('event: progress');
+      expect(text).toContain(String(TRIALS));
+      expect(counted.whole).not.toHaveBeenCalled();
+    });
   });
 });
