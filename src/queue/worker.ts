@@ -10,6 +10,7 @@ import { TrialDeadlines } from '../runner/deadline.ts';
 import { trialKey } from '../runner/plan.ts';
 import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
+import { ExperimentCache } from './experiment-cache.ts';
 import { finishIfComplete, plannedTrials } from './finish.ts';
 import { JobCompleter } from './job-completer.ts';
 import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
@@ -62,6 +63,8 @@ export interface WorkerOptions {
   readonly onEvent?: (event: WorkerEvent) => void;
   /** How long an idle slot waits before asking the queue again (default 500 ms). */
   readonly pollMs?: number;
+  /** At most this many experiments' suites, agents and gateways stay open between their jobs (default 8). */
+  readonly openExperiments?: number;
   /** How often expired jobs (their worker died) are put back in the queue (default 2,000 ms). */
   readonly expireEveryMs?: number;
 }
@@ -73,8 +76,8 @@ export interface WorkerOptions {
  */
 export async function runWorker(options: WorkerOptions): Promise<{ readonly stored: number }> {
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const here = { host: hostname(), pid: process.pid };
   const deadlines = new TrialDeadlines();
-  const experiments = new Map<string, Promise<QueuedExperiment>>();
   const rateLimiter = new SharedRateLimiter(options.queue.db, options.queue.schema);
   let stored = 0;
   const stopping = () => options.signal?.aborted === true || options.stopNow?.aborted === true;
@@ -82,10 +85,10 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
   options.stopNow?.addEventListener('abort', onStopNow, { once: true });
   sizeMatchPool(options.concurrency);
 
-  const experiment = (id: string): Promise<QueuedExperiment> => {
-    let found = experiments.get(id);
-    if (found === undefined) {
-      found = openQueuedExperiment({
+  // Built once per experiment and shared by its jobs (bounded; see experiment-cache.ts).
+  const experiments = new ExperimentCache<QueuedExperiment>(
+    (id) =>
+      openQueuedExperiment({
         store: options.store,
         experimentId: id,
         cwd: options.cwd,
@@ -95,13 +98,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         deadlines,
         emit: async () => {},
         rateLimiter,
-      });
-      experiments.set(id, found);
-      // A refusal is not cached forever: the checkout may be updated while the worker runs.
-      found.catch(() => experiments.delete(id));
-    }
-    return found;
-  };
+      }),
+    options.openExperiments,
+  );
 
   const completer = new JobCompleter(options.queue);
   /** Completions and finishing checks still going on after their trial's slot was freed. */
@@ -117,8 +116,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         if (!drained) return;
         const planned = plannedTrials(queued.experiment);
         const metrics = queued.plugins.metrics;
-        if (await finishIfComplete(options.store, queued.suite, experimentId, { metrics, planned }))
+        if (await finishIfComplete(options.store, queued.suite, experimentId, { metrics, planned })) {
+          // Finished: no job of it is left to run here, so its agent and gateway need not stay open.
+          experiments.drop(experimentId);
           emit({ type: 'experiment_finished', experimentId });
+        }
       })
       .catch((error: unknown) => {
         // The record is stored; the job stays taken, expires and the trial runs again (a counted retry).
@@ -136,41 +138,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     }
     const { experiment_id: experimentId, task_id: taskId, epoch } = parsed.data;
     try {
-      const queued = await experiment(experimentId);
-      const taskIndex = queued.tasks.findIndex((t) => t.id === taskId);
-      const task = queued.tasks[taskIndex];
-      if (task === undefined) throw new Error(`experiment ${experimentId} has no task ${taskId}`);
-      const key = trialKey(taskId, epoch);
-      emit({ type: 'trial_start', experimentId, key, retry: job.retryCount });
-      const recorder = recordingListener(options.store, experimentId);
-      const record = await withChildGroupListener(recorder, () =>
-        runTrial({ task, taskIndex, epoch, key }, queued.setup),
-      );
-      await recorder.flush();
-      if (record === undefined) {
-        // Stopped before it had a result: not a result of the harness; another worker runs it.
-        await options.queue.fail(job.id, 'the worker was stopped during the trial');
-        return;
-      }
-      // A job taken again after its worker vanished is one more attempt at the trial.
-      // Which machine and process ran it goes with the record (and the retry into `attempts`).
-      const counted = {
-        ...record,
-        attempts: record.attempts + job.retryCount,
-        metadata: { ...record.metadata, worker: { host: hostname(), pid: process.pid } },
-      };
-      // Still a valid record (a positive attempt count, one more metadata key) when the runner's
-      // parse passed: marked so, the store does not parse it a second time (half the worker's zod time).
-      if (isValidated(record)) markValidated(counted);
-      const first = await options.store.appendRecordOnce(experimentId, counted);
-      // Stored already by a take of this job whose worker died before completing it: the record
-      // stays the first one, and counts this attempt too.
-      if (!first && job.retryCount > 0)
-        await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
-      // The record is committed before the job completes: a kill in between only repeats the trial.
-      completeJob(job.id, queued);
-      stored += first ? 1 : 0;
-      emit({ type: 'trial_stored', experimentId, record: counted, first });
+      await experiments.use(experimentId, (queued) => runJob(job, queued, taskId, epoch));
     } catch (error) {
       // A refusal (this checkout has another version of the suite) leaves the job to other workers.
       const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
@@ -180,6 +148,48 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       await back.catch(() => undefined);
       emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
     }
+  };
+
+  const runJob = async (job: TakenJob, queued: QueuedExperiment, taskId: string, epoch: number) => {
+    const experimentId = queued.experiment.id;
+    const taskIndex = queued.tasks.findIndex((t) => t.id === taskId);
+    const task = queued.tasks[taskIndex];
+    if (task === undefined) {
+      // The stored experiment may have changed since it was opened here: the next job reads it again.
+      experiments.drop(experimentId);
+      throw new Error(`experiment ${experimentId} has no task ${taskId}`);
+    }
+    const key = trialKey(taskId, epoch);
+    emit({ type: 'trial_start', experimentId, key, retry: job.retryCount });
+    const recorder = recordingListener(options.store, experimentId);
+    const record = await withChildGroupListener(recorder, () =>
+      runTrial({ task, taskIndex, epoch, key }, queued.setup),
+    );
+    await recorder.flush();
+    if (record === undefined) {
+      // Stopped before it had a result: not a result of the harness; another worker runs it.
+      await options.queue.fail(job.id, 'the worker was stopped during the trial');
+      return;
+    }
+    // A job taken again after its worker vanished is one more attempt at the trial.
+    // Which machine and process ran it goes with the record (and the retry into `attempts`).
+    const counted = {
+      ...record,
+      attempts: record.attempts + job.retryCount,
+      metadata: { ...record.metadata, worker: here },
+    };
+    // Still a valid record (a positive attempt count, one more metadata key) when the runner's
+    // parse passed: marked so, the store does not parse it a second time (half the worker's zod time).
+    if (isValidated(record)) markValidated(counted);
+    const first = await options.store.appendRecordOnce(experimentId, counted);
+    // Stored already by a take of this job whose worker died before completing it: the record
+    // stays the first one, and counts this attempt too.
+    if (!first && job.retryCount > 0)
+      await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
+    // The record is committed before the job completes: a kill in between only repeats the trial.
+    completeJob(job.id, queued);
+    stored += first ? 1 : 0;
+    emit({ type: 'trial_stored', experimentId, record: counted, first });
   };
 
   // One taker fills every free slot with one take: slots freed while a take is out go in the next.
@@ -228,7 +238,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
   } finally {
     clearInterval(expiry);
     options.stopNow?.removeEventListener('abort', onStopNow);
-    for (const pending of experiments.values()) await (await pending.catch(() => undefined))?.close();
+    await experiments.closeAll();
   }
   return { stored };
 }

@@ -93,7 +93,8 @@ export class PostgresStore implements ExperimentStore {
   /** The schema, quoted for SQL. */
   readonly #s: string;
   readonly #redact: (text: string) => string;
-  readonly #taskOrder = new Map<string, ReadonlyMap<string, number>>();
+  /** Promises, so the trials that finish together before the first read share that one read. */
+  readonly #taskOrder = new Map<string, Promise<ReadonlyMap<string, number>>>();
   /** appendRecord's group commit: trials finishing together share one statement and one commit. */
   readonly #appends = new CommitBatcher<RecordWrite>({
     writeOne: (write) => this.#writeOne(write, 'replace').then(() => undefined),
@@ -179,7 +180,7 @@ export class PostgresStore implements ExperimentStore {
         await client.query(this.#sql.insertRecords, [checked.id, ...ROW_COLUMNS.map(column)]);
       }
     });
-    this.#taskOrder.set(checked.id, indexes);
+    this.#taskOrder.set(checked.id, Promise.resolve(indexes));
   }
 
   async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
@@ -449,14 +450,19 @@ export class PostgresStore implements ExperimentStore {
     });
   }
 
-  async #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
+  #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
     const known = this.#taskOrder.get(experimentId);
     if (known !== undefined) return known;
-    const text = await this.#reads.documentText(experimentId);
-    if (text === undefined) throw this.#notFound(experimentId);
-    const indexes = taskIndexes(decodeExperiment(text, experimentId));
-    this.#taskOrder.set(experimentId, indexes);
-    return indexes;
+    const reading = this.#reads.documentText(experimentId).then((text) => {
+      if (text === undefined) throw this.#notFound(experimentId);
+      return taskIndexes(decodeExperiment(text, experimentId));
+    });
+    this.#taskOrder.set(experimentId, reading);
+    // A failed read (no such experiment yet, the server away) is not kept: the next write reads again.
+    reading.catch(() => {
+      if (this.#taskOrder.get(experimentId) === reading) this.#taskOrder.delete(experimentId);
+    });
+    return reading;
   }
 
   /** The row's values after experiment_id, in the statements' column order. */

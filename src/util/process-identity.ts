@@ -55,5 +55,9 @@ export function stillRunning(pid: number, started: string): boolean {
 
 /** This process: pid, host and start time. */
 export function thisProcess(): { readonly pid: number; readonly host: string; readonly started: string } {
-  return { pid: process.pid, host: hostname(), started: processStart(process.pid) ?? '' };
+  // A process's own start time never changes: read once (a queue worker asks for it every trial).
+  ownStart ??= processStart(process.pid) ?? '';
+  return { pid: process.pid, host: hostname(), started: ownStart };
 }
+
+let ownStart: string | undefined;
