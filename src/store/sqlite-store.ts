@@ -23,7 +23,14 @@ import {
   taskIndexOf,
 } from './documents.ts';
 import { userVersion } from './migrations.ts';
-import { finishedAt, recordWindow, summarizeRecord, summaryOfRow, summarySource } from './record-summary.ts';
+import {
+  finishedAt,
+  queriedOutcomes,
+  recordWindow,
+  summarizeRecord,
+  summaryOfRow,
+  summarySource,
+} from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -495,9 +502,10 @@ export class SqliteStore implements ExperimentStore {
       where.push('task_id = ?');
       params.push(query.task);
     }
-    if (query.outcome !== undefined) {
-      where.push('outcome = ?');
-      params.push(query.outcome);
+    const outcomes = queriedOutcomes(query);
+    if (outcomes !== undefined) {
+      where.push(`outcome IN (${outcomes.map(() => '?').join(', ') || 'NULL'})`);
+      params.push(...outcomes);
     }
     // A file older than schema 6 (opened read-only) knows no finish time: every row is "new".
     if (query.finishedAfter !== undefined && this.#schemaVersion() >= 6) {
