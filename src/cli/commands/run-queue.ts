@@ -9,7 +9,8 @@ import type { CliIO } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
 import { shownStore } from '../store-location.ts';
 import { openQueueAt } from './queue-connection.ts';
-import { askedSettings, type RunFlags, report } from './run-action.ts';
+import { askedSettings, type RunFlags } from './run-action.ts';
+import { report } from './run-report.ts';
 
 export interface QueuedRunInvocation {
   readonly file: string;
