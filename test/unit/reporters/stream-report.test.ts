@@ -146,3 +146,31 @@ describe('streamReport writes what report returns', async () => {
     expect(text).toContain('236 of 260 trials not shown: --all shows every row');
   });
 });
+
+describe('the TAP reporter of docs/reporters.md', () => {
+  // As the doc writes it: `report` from the whole experiment, `streamReport` from pages.
+  const tap: ReporterV1 = {
+    specificationVersion: 'v1',
+    name: 'tap',
+    extensions: ['.tap'],
+    async report(experiment) {
+      const lines = experiment.records.map(
+        (r, i) => `${r.outcome === 'pass' ? 'ok' : 'not ok'} ${i + 1} ${r.task_id}\n`,
+      );
+      return `1..${experiment.records.length}\n${lines.join('')}`;
+    },
+    async streamReport(_experiment, pages, write) {
+      await write(`1..${await pages.count()}\n`);
+      let n = 0;
+      for await (const r of pages.records())
+        await write(`${r.outcome === 'pass' ? 'ok' : 'not ok'} ${++n} ${r.task_id}\n`);
+    },
+  };
+
+  it('streams what it reports', async () => {
+    const whole = longRun();
+    const text = await streamed(tap, whole);
+    expect(text).toBe(await tap.report(whole));
+    expect(text.split('\n')[0]).toBe('1..260');
+  });
+});
