@@ -4,12 +4,16 @@ import type { Writable } from 'node:stream';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { RecordPages, ReportWriter, TrialGlance } from '../reporters/types.ts';
-import { secretRedactor } from '../store/redact.ts';
+import { secretRedactor, secretsFromEnv } from '../store/redact.ts';
 import type { ExperimentStore, RecordSummary } from '../store/types.ts';
 import { makeDirs } from '../util/make-dirs.ts';
 
-/** Records read per query: a page of full records stays a few megabytes whatever the run's size. */
-export const RECORD_PAGE = 500;
+/**
+ * Records read per query: a page of full records stays a few megabytes for small records (tens
+ * for big traces) whatever the run's size. Each page's query sorts the keys of every record of the
+ * experiment (an offset window), so fewer, larger pages cost less CPU at 100,000 records.
+ */
+export const RECORD_PAGE = 1_000;
 /** Summaries are a tenth of a record: more of them per query. */
 const GLANCE_PAGE = 5_000;
 
@@ -23,7 +27,10 @@ export function storePages(
   env: NodeJS.ProcessEnv,
 ): RecordPages {
   const redact = secretRedactor(env);
+  // Without a secret in the environment there is nothing to scrub: no text round trip per record.
+  const none = secretsFromEnv(env).length === 0;
   const scrubbed = <T>(value: T, parse: (v: unknown) => T): T => {
+    if (none) return value;
     const text = JSON.stringify(value);
     const clean = redact(text);
     return clean === text ? value : parse(JSON.parse(clean));

@@ -46,54 +46,61 @@ const sameNonce = (page: string) =>
   page.replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N').replace(/nonce="[^"]+"/g, 'nonce="N"');
 
 describe('run -o from pages of the store', () => {
-  it('writes every report byte for byte as the whole-experiment path does, secrets scrubbed', async () => {
-    const store = join(root, 'runs.db');
-    const env = { API_TOKEN: SECRET };
-    const outputs = FILES.flatMap((f) => ['-o', join(root, 'run', f)]);
-    const r = await cli(
-      [
-        'run',
-        suite,
-        '--harness',
-        harness,
-        '--store',
-        store,
-        '--no-progress',
-        '--epochs',
-        '3',
-        '-j',
-        '1',
-        ...outputs,
-      ],
-      root,
-      env,
-    );
-    expect(r.stderr).not.toMatch(/Error:|at .*\.js/);
-    const id = /stored experiment (exp-\S+)/.exec(r.stderr)?.[1];
-    expect(id).toBeDefined();
-    const again = await cli(
-      ['report', id ?? '', '--store', store, ...FILES.flatMap((f) => ['-o', join(root, 'whole', f)])],
-      root,
-      env,
-    );
-    expect(again.status, again.stderr).toBe(0);
-    for (const file of FILES) {
-      const streamed = await readFile(join(root, 'run', file), 'utf8');
-      const whole = await readFile(join(root, 'whole', file), 'utf8');
-      expect(streamed).not.toContain(SECRET);
-      expect(file.endsWith('.html') ? sameNonce(streamed) : streamed, file).toBe(
-        file.endsWith('.html') ? sameNonce(whole) : whole,
+  it.each([
+    ['with a secret in the environment', { API_TOKEN: SECRET }],
+    ['without secrets', {} as Record<string, string>],
+  ])(
+    'writes every report byte for byte as the whole-experiment path does, %s',
+    async (name, env) => {
+      const dir = join(root, name.replaceAll(' ', '-'));
+      const store = join(dir, 'runs.db');
+      const outputs = FILES.flatMap((f) => ['-o', join(dir, 'run', f)]);
+      const r = await cli(
+        [
+          'run',
+          suite,
+          '--harness',
+          harness,
+          '--store',
+          store,
+          '--no-progress',
+          '--epochs',
+          '3',
+          '-j',
+          '1',
+          ...outputs,
+        ],
+        root,
+        env,
       );
-    }
-    const json = JSON.parse(await readFile(join(root, 'run', 'r.json'), 'utf8'));
-    expect(json.records).toHaveLength(36);
-    expect(JSON.stringify(json)).toContain('[REDACTED:API_TOKEN]');
-    expect(await readFile(join(root, 'run', 'r.md'), 'utf8')).toContain('Flaky tasks');
-    // The console (every row: 36 trials) as `report` prints it.
-    const shown = await cli(['report', id ?? '', '--store', store], root, env);
-    expect(r.stdout).toBe(shown.stdout);
-    expect(r.stdout).not.toContain(SECRET);
-  }, 120_000);
+      expect(r.stderr).not.toMatch(/Error:|at .*\.js/);
+      const id = /stored experiment (exp-\S+)/.exec(r.stderr)?.[1];
+      expect(id).toBeDefined();
+      const again = await cli(
+        ['report', id ?? '', '--store', store, ...FILES.flatMap((f) => ['-o', join(dir, 'whole', f)])],
+        root,
+        env,
+      );
+      expect(again.status, again.stderr).toBe(0);
+      for (const file of FILES) {
+        const streamed = await readFile(join(dir, 'run', file), 'utf8');
+        const whole = await readFile(join(dir, 'whole', file), 'utf8');
+        expect(streamed).not.toContain(SECRET);
+        expect(file.endsWith('.html') ? sameNonce(streamed) : streamed, file).toBe(
+          file.endsWith('.html') ? sameNonce(whole) : whole,
+        );
+      }
+      const json = JSON.parse(await readFile(join(dir, 'run', 'r.json'), 'utf8'));
+      expect(json.records).toHaveLength(36);
+      expect(JSON.stringify(json).includes('[REDACTED:API_TOKEN]')).toBe('API_TOKEN' in env);
+      expect(await readFile(join(dir, 'run', 'r.md'), 'utf8')).toContain('Flaky tasks');
+      // The console (every row: 36 trials) as `report` prints it.
+      const shown = await cli(['report', id ?? '', '--store', store], root, env);
+      expect(r.stdout).toBe(shown.stdout);
+      expect(r.stdout).not.toContain(SECRET);
+    },
+    120_000,
+  );
 
   it('keeps the exit status when every trial errors, from counts of the store', async () => {
     const broken = join(root, 'broken.json');
