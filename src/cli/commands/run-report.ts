@@ -15,9 +15,11 @@ export type RunRecords =
   | { readonly from: 'experiment' }
   /**
    * The store holds them (the run streamed them there): reporters with `streamReport` read pages,
-   * the others get the experiment read back whole. `kept` are the workspaces the run kept.
+   * the others get the experiment read back whole. `kept` are the workspaces the run kept (from its
+   * trial_end events); without it (queue workers ran the trials) a pass over the records finds them
+   * when workspaces were kept.
    */
-  | { readonly from: 'store'; readonly store: ExperimentStore; readonly kept: readonly string[] };
+  | { readonly from: 'store'; readonly store: ExperimentStore; readonly kept?: readonly string[] };
 
 /** How the run ended, as the reports and the exit status need it, from a fold and never a records array. */
 interface RunEnding {
@@ -82,7 +84,7 @@ export async function report(
   const ending =
     pages === undefined || records.from !== 'store'
       ? endingOf(experiment.records)
-      : await storedEnding(pages, records.kept);
+      : await storedEnding(pages, records.kept ?? (flags.keepWorkspaces ? await keptIn(pages) : []));
   const { kept } = ending;
   if (kept.length > 0)
     io.stderr.write(
@@ -140,6 +142,13 @@ async function storedEnding(pages: RecordPages, kept: readonly string[]): Promis
     }
   }
   return { kept, allErrored: { first: first ?? 'unknown', environment } };
+}
+
+/** The workspaces the stored records name, in the experiment's order. */
+async function keptIn(pages: RecordPages): Promise<string[]> {
+  const kept: string[] = [];
+  for await (const record of pages.records()) if (record.workspace !== undefined) kept.push(record.workspace);
+  return kept;
 }
 
 async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {
