@@ -21,7 +21,7 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { finishedAt, recordWindow, summarizeRecord } from './record-summary.ts';
+import { finishedAt, queriedOutcomes, recordWindow, summarizeRecord } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -289,10 +289,11 @@ export class MemoryStore implements ExperimentStore {
 
   /** The rows the query's filters select, in suite-task order, then task id, epoch, insertion. */
   #selected(stored: StoredExperiment, query: RecordQuery): StoredRecord[] {
+    const outcomes = queriedOutcomes(query);
     const rows = [...stored.records.values()].filter(
       (row) =>
         (query.task === undefined || row.taskId === query.task) &&
-        (query.outcome === undefined || row.outcome === query.outcome) &&
+        (outcomes === undefined || outcomes.includes(row.outcome)) &&
         (query.finishedAfter === undefined ||
           row.finishedAt === null ||
           row.finishedAt > query.finishedAfter),

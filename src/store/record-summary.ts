@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorKindSchema } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema } from '../core/evaluation.ts';
-import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { describeIssues, encodeDocument } from './documents.ts';
 import { TrialSummarySchema, trialSummary } from './trial-record.ts';
 import type { RecordQuery, RecordSummary } from './types.ts';
@@ -157,4 +157,10 @@ export function summaryOfRow(row: {
   } catch {
     return undefined;
   }
+}
+
+/** The outcomes a query's `outcome` filter keeps, as a list (undefined: every outcome). */
+export function queriedOutcomes(query: RecordQuery): readonly Outcome[] | undefined {
+  const { outcome } = query;
+  return outcome === undefined ? undefined : typeof outcome === 'string' ? [outcome] : outcome;
 }

@@ -52,7 +52,8 @@ export interface RecordSummary {
 /** Which of an experiment's records to read: filters, then a window of the ordered result. */
 export interface RecordQuery {
   readonly task?: string;
-  readonly outcome?: Outcome;
+  /** Records of this outcome, or of any of these (a report's failed and errored rows). */
+  readonly outcome?: Outcome | readonly Outcome[];
   /**
    * Only records that finished after this ISO time (`RecordSummary.finished_at`), and those whose
    * finish time is not known (stored before it was kept, or an unreadable start): what is new

@@ -203,6 +203,9 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         { task: 'missing' },
         ...OUTCOMES.map((outcome) => ({ outcome })),
         { task: 't-b', outcome: 'pass' as const, limit: 1 },
+        { outcome: ['fail', 'error'] as const },
+        { outcome: ['pass', 'fail'] as const, offset: 2, limit: 3 },
+        { outcome: [] },
         { finishedAfter: '2026-01-01T00:00:45.000Z' },
         { finishedAfter: '2026-01-01T00:00:45.000Z', outcome: 'fail' as const, offset: 1, limit: 2 },
         { finishedAfter: '2100-01-01T00:00:00.000Z' },
@@ -211,7 +214,8 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         const chosen = full.records.filter(
           (r) =>
             (query.task === undefined || r.task_id === query.task) &&
-            (query.outcome === undefined || r.outcome === query.outcome) &&
+            (query.outcome === undefined ||
+              (typeof query.outcome === 'string' ? [query.outcome] : query.outcome).includes(r.outcome)) &&
             (query.finishedAfter === undefined ||
               finishedAt(r) === null ||
               (finishedAt(r) ?? '') > query.finishedAfter),
