@@ -35,6 +35,7 @@ import {
 } from './run-bookkeeping.ts';
 import type { SqliteDatabase } from './sqlite-driver.ts';
 import { openSqlite } from './sqlite-open.ts';
+import { sqliteRecordPages } from './sqlite-pages.ts';
 import {
   type AnnotationStatements,
   type BookkeepingStatements,
@@ -54,6 +55,7 @@ import type {
   ExperimentPatch,
   ExperimentStore,
   ExperimentSummary,
+  RecordPagesOptions,
   RecordQuery,
   RecordSummary,
 } from './types.ts';
@@ -238,6 +240,17 @@ export class SqliteStore implements ExperimentStore {
           ),
       ),
     );
+  }
+
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    this.#ensureOpen();
+    const read = <T>(fn: () => T) => this.#read(fn);
+    const summaries = this.#schemaVersion() >= 5;
+    await sqliteRecordPages({ db: this.#db, experimentId, visit, options, read, summaries });
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
