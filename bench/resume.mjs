@@ -106,7 +106,8 @@ async function parent() {
     console.error(`interrupted run: ${JSON.stringify(first)}`);
     if (first.status !== 'interrupted') throw new Error(`the first run ended ${first.status}`);
     const builds = [['this build', root]];
-    if (process.env.BENCH_BEFORE) builds.push([`build in ${process.env.BENCH_BEFORE}`, process.env.BENCH_BEFORE]);
+    if (process.env.BENCH_BEFORE)
+      builds.push([`build in ${process.env.BENCH_BEFORE}`, process.env.BENCH_BEFORE]);
     const rows = [];
     for (const [name, build] of builds) {
       const copy = join(dir, `resume-${rows.length}.db`);
@@ -130,7 +131,9 @@ async function parent() {
         `| ${r.name} | ${r.atStart.resumed} | ${s(r.atStart.wall)} / ${s(r.atStart.cpu)} / ${r.atStart.peakRss.toFixed(0)} MB | ${s(r.wall)} / ${s(r.cpu)} / ${r.peakRss.toFixed(0)} MB | ${r.load.toFixed(1)} |`,
       );
     for (const r of rows)
-      console.log(`RESUME PEAK RSS (${r.name}): ${r.peakRss.toFixed(0)} MB (before the first trial: ${r.atStart.peakRss.toFixed(0)} MB), load ${r.load.toFixed(1)}`);
+      console.log(
+        `RESUME PEAK RSS (${r.name}): ${r.peakRss.toFixed(0)} MB (before the first trial: ${r.atStart.peakRss.toFixed(0)} MB), load ${r.load.toFixed(1)}`,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
