@@ -36,6 +36,15 @@ const STARTUP = [
   'src/formats/jsonl.ts',
   'src/util/regex-flags.ts',
   'src/util/sha256.ts',
+  'src/plugins/plugin-documents.ts',
+  'src/core/default-scoring.ts',
+  // What the command files (flags and help) import: small, and needed on every start.
+  'src/store/location.ts',
+  'src/cli/store-location.ts',
+  'src/core/metric-names.ts',
+  'src/cli/commands/init-harness.ts',
+  'src/queue/worker-tag.ts',
+  'src/store/importers/types.ts',
   'node_modules/jsonpath-rfc9535/dist/esm/parser/', // a folder: every module in it
 ];
 const startupModules = (id: string): boolean => {

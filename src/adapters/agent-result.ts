@@ -1,5 +1,6 @@
 import { type AgentOutput, AgentOutputSchema, type ErrorKind } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
+import { compileExactCheck } from '../util/exact-check.ts';
 import { dataDepth, MAX_DATA_DEPTH } from '../util/json-depth.ts';
 import { isTimeoutReason } from '../util/timeout.ts';
 
@@ -126,6 +127,25 @@ function describeKey(key: string): string {
  * `output` field is an AgentOutput draft (validated; `latency` filled in when missing); any other
  * JSON value is the output (numbers and booleans as their JSON text, kept in `structured`).
  */
+/** True only when AgentOutputSchema's parse would return the value unchanged (util/exact-check.ts). */
+const exactOutput = compileExactCheck(AgentOutputSchema);
+
+/**
+ * What an adapter's `run` resolved with, as an AgentOutput. The built-in adapters hand over parsed
+ * outputs (one plain walk confirms it); a plugin adapter's draft gets the schema's defaults, and
+ * one that is not an AgentOutput at all becomes an `invalid_output` failure of its trial instead
+ * of a crash of the run.
+ */
+export function checkedAdapterOutput(value: unknown, latency: number): AgentOutput {
+  if (exactOutput?.(value) === true) return value as AgentOutput;
+  const parsed = AgentOutputSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  return failedOutput('invalid_output', `the adapter returned an invalid AgentOutput: ${issues.join('; ')}`, {
+    latency,
+  });
+}
+
 export function normalizeAgentResult(
   value: unknown,
   latency: number,

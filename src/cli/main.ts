@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { mayNamePlugins } from '../plugins/plugin-documents.ts';
 import { harnessEvalVersion } from '../version.ts';
 import { commands } from './commands/index.ts';
 import { CliExit, EXIT, reportError } from './exit.ts';
@@ -56,10 +57,11 @@ export function buildProgram(io: CliIO, only?: string): Command {
     }
     // A suite or benchmark may name its own plugin modules (`plugins:`); they load before the
     // file is checked, exactly like `--plugin`, into this invocation's set.
-    if (FILE_COMMANDS.has(action.name())) {
+    const documents = FILE_COMMANDS.has(action.name()) ? action.args.filter(mayNamePlugins) : [];
+    if (documents.length > 0) {
       const { loadFilePlugins } = await import('../plugins/file-plugins.ts');
       const set = await invocationPlugins(io);
-      for (const arg of action.args) await loadFilePlugins(resolve(io.cwd, arg), set);
+      for (const arg of documents) await loadFilePlugins(resolve(io.cwd, arg), set);
     }
   });
   for (const command of commands)

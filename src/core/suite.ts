@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SCORING, defaultScoring } from './default-scoring.ts';
 import { HarnessConfigSchema } from './harness-config.ts';
 import { JudgeSettingSchema } from './judge.ts';
 import { EvaluatorRefSchema, MetricRefSchema } from './plugin-ref.ts';
@@ -19,13 +20,6 @@ export const ThresholdSchema = z
   });
 export type Threshold = z.infer<typeof ThresholdSchema>;
 
-/** The scoring a file gets when it says nothing: the one place these defaults are written. */
-export const DEFAULT_SCORING = {
-  method: 'weighted_average',
-  pass_threshold: 0.75,
-  weights: { functional: 0.6, rubric: 0.4 },
-} as const;
-
 /** How a trial's criteria combine into its overall score, and when the suite passes. */
 export const ScoringSchema = z.object({
   method: z.literal('weighted_average').default(DEFAULT_SCORING.method),
@@ -39,11 +33,7 @@ export const ScoringSchema = z.object({
     .default({ ...DEFAULT_SCORING.weights }),
 });
 export type Scoring = z.infer<typeof ScoringSchema>;
-
-/** A fresh copy of the default scoring (callers may not share the frozen constant's objects). */
-export function defaultScoring(): Scoring {
-  return { ...DEFAULT_SCORING, weights: { ...DEFAULT_SCORING.weights } };
-}
+export { DEFAULT_SCORING, defaultScoring };
 
 export const SuiteFormatSchema = z.enum([
   'eval-case-v0',

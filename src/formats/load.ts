@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
+import { defaultScoring } from '../core/default-scoring.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { HarnessEvalError, type Result } from '../core/errors.ts';
 import type { HarnessConfig } from '../core/harness-config.ts';
 import type { Rubric } from '../core/rubric.ts';
-import { defaultScoring, type Suite, type SuiteFormat } from '../core/suite.ts';
+import type { Suite, SuiteFormat } from '../core/suite.ts';
 import type { Task } from '../core/task.ts';
 import { newSha256 } from '../util/sha256.ts';
 import type { FileResult } from './benchmark.ts';

@@ -1,4 +1,4 @@
-import { dirname, extname } from 'node:path';
+import { dirname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
@@ -7,9 +7,8 @@ import type { LoadOptions } from '../formats/load.ts';
 import { readDocument } from '../formats/read-file.ts';
 import { parseYamlSource } from '../formats/yaml-source.ts';
 import { loadPlugin } from './load.ts';
+import { mayNamePlugins } from './plugin-documents.ts';
 import { copyPluginSet, defaultPlugins, type PluginSet } from './set.ts';
-
-const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
 /**
  * Loads the plugin modules a suite or benchmark file names in `plugins:` (paths relative to the
@@ -21,7 +20,7 @@ const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
  * set (`loadSuite(file, { plugins })`). Returns what was registered (`evaluator word_limit`, …).
  */
 export async function loadFilePlugins(file: string, plugins: PluginSet = defaultPlugins): Promise<string[]> {
-  if (!DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase())) return [];
+  if (!mayNamePlugins(file)) return [];
   let text: string;
   try {
     const document = readDocument(file);

@@ -4,6 +4,7 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { JudgeConfigSchema } from '../core/judge.ts';
 import type { PostgresStore } from '../store/postgres-store.ts';
 import type { ExperimentStore } from '../store/types.ts';
+import { WORKER_TAG_PATTERN } from './worker-tag.ts';
 
 /** The pg-boss queue every trial job goes to. */
 export const TRIAL_QUEUE = 'harnesseval-trials';
@@ -23,7 +24,7 @@ export const TrialJobSchema = z.object({
 export type TrialJob = z.infer<typeof TrialJobSchema>;
 
 /** A worker tag (`worker --tags gpu`) and a job's required tag (`run --queue … --tags gpu`). */
-export const WorkerTagSchema = z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'letters, digits, _ . : - only');
+export const WorkerTagSchema = z.string().regex(WORKER_TAG_PATTERN, 'letters, digits, _ . : - only');
 
 /**
  * What `run --queue` stores in the experiment's `metadata.queue`: where workers find the suite and

@@ -1,4 +1,4 @@
-import { abortedOutput, failedOutput, secondsSince } from '../adapters/agent-result.ts';
+import { abortedOutput, checkedAdapterOutput, failedOutput, secondsSince } from '../adapters/agent-result.ts';
 import type { AgentV1, TrialContext } from '../adapters/types.ts';
 import type { AgentOutput } from '../core/agent-output.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -53,11 +53,11 @@ async function raceSignal(agent: AgentV1, input: TaskInput, ctx: TrialContext): 
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   // Adapters must not throw; if a plugin does anyway, the trial records it instead of crashing the run.
-  const run = agent
-    .run(input, ctx)
-    .catch((error: unknown) =>
+  const run = agent.run(input, ctx).then(
+    (output: unknown) => checkedAdapterOutput(output, secondsSince(started)),
+    (error: unknown) =>
       failedOutput('agent', `adapter threw: ${errorMessage(error)}`, { latency: secondsSince(started) }),
-    );
+  );
   try {
     const first = await Promise.race([run, aborted]);
     if (!abortedFirst) return first;

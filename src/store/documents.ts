@@ -4,7 +4,7 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { type Experiment, ExperimentSchema } from '../core/experiment.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { isValidated } from '../core/validated-record.ts';
-import { compileExactCheck, type ExactCheck } from './exact-check.ts';
+import { compileExactCheck, type ExactCheck } from '../util/exact-check.ts';
 
 import type { ExperimentPatch } from './types.ts';
 
@@ -124,7 +124,7 @@ let storedRecordCheck: ExactCheck | undefined | null = null;
 
 /**
  * Reads a stored run record. A record as the store wrote it (the schema's own output) is taken
- * as parsed after one plain walk that zod would agree with (exact-check.ts); anything else — an
+ * as parsed after one plain walk that zod would agree with (util/exact-check.ts); anything else — an
  * older record missing a defaulted field, a damaged row — goes through zod, which fills or refuses.
  */
 export function decodeRecord(text: string, experimentId: string, runId: string): RunRecord {

@@ -3,7 +3,7 @@ import { ErrorKindSchema, emptyTrace, UsageSchema } from '../core/agent-output.t
 import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema, EvaluationResultSchema } from '../core/evaluation.ts';
 import { ProcessMetricsSchema, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
-import { compileExactCheck, type ExactCheck } from './exact-check.ts';
+import { compileExactCheck, type ExactCheck } from '../util/exact-check.ts';
 
 /**
  * A trial record: a run record cut to what metrics, overall scores and comparisons read, so that

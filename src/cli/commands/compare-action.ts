@@ -39,9 +39,17 @@ async function suiteThresholds(
 ): Promise<Record<string, Threshold>> {
   const file = flags.suite ? resolve(io.cwd, flags.suite) : candidate.suite.file;
   if (file === undefined || (!flags.suite && !existsSync(file))) return {};
+  const plugins = await invocationPlugins(io);
+  if (!flags.suite) {
+    // The candidate's own suite: its thresholds are all compare reads of it (a --suite file the
+    // user names is loaded whole, so that anything wrong in it is an error).
+    const { readThresholdsOnly } = await import('../../formats/thresholds-only.ts');
+    const thresholds = readThresholdsOnly(file, plugins);
+    if (thresholds !== undefined) return thresholds;
+  }
   const { loadSuite } = await import('../../formats/index.ts');
   try {
-    return (await loadSuite(file, { plugins: await invocationPlugins(io) })).thresholds;
+    return (await loadSuite(file, { plugins })).thresholds;
   } catch (error) {
     if (flags.suite) throw error;
     writeLine(io.stderr, `harnesseval: warning: cannot read thresholds from ${file}: ${errorMessage(error)}`);

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { FILE_KINDS } from '../../formats/detect.ts';
+import { mayNamePlugins } from '../../plugins/plugin-documents.ts';
 import { type CliIO, invocationPlugins } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -60,12 +61,17 @@ async function runValidate(
       import('../exit.ts'),
     ]);
   const format = opts.as !== undefined && isFileKind(opts.as) ? opts.as : undefined;
-  const plugins = await invocationPlugins(io);
+  // A dataset needs no registry: the set (every built-in evaluator, adapter, metric, reporter) is
+  // made only for a file that can name plugins, or already exists (`--plugin`).
+  const plugins = io.plugins ?? (files.some(mayNamePlugins) ? await invocationPlugins(io) : undefined);
   const reports = [];
   let failed = false;
   for (const file of files) {
     try {
-      const report = await validateFile(file, format === undefined ? { plugins } : { format, plugins });
+      const report = await validateFile(file, {
+        ...(format === undefined ? {} : { format }),
+        ...(plugins === undefined ? {} : { plugins }),
+      });
       const ok = report.diagnostics.length === 0;
       failed ||= !ok;
       reports.push({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RunRecordSchema } from '../../../src/core/run-record.ts';
-import { compileExactCheck } from '../../../src/store/exact-check.ts';
+import { compileExactCheck } from '../../../src/util/exact-check.ts';
 import { makeRecord } from '../../helpers/experiments.ts';
 
 /** A stored record as the store writes it: the parse's output, through JSON. */
@@ -117,5 +117,24 @@ describe('compileExactCheck', () => {
     expect(compileExactCheck(z.looseObject({ a: z.string() }))).toBeUndefined();
     expect(compileExactCheck(z.union([z.object({ a: z.string() }), z.string()]))).toBeUndefined();
     expect(compileExactCheck(z.union([z.string(), z.object({ a: z.string() })]))).toBeDefined();
+  });
+
+  it('gives no check for a refinement it cannot see into', () => {
+    const refined = z
+      .object({ low: z.number(), high: z.number() })
+      .refine((v) => v.low <= v.high, 'low must not be above high');
+    // zod refuses this value; a check that ignored the refinement would take it as valid.
+    expect(refined.safeParse({ low: 2, high: 1 }).success).toBe(false);
+    expect(compileExactCheck(refined)).toBeUndefined();
+    expect(
+      compileExactCheck(z.object({ a: z.record(z.string(), z.number()).refine(() => false) })),
+    ).toBeUndefined();
+    expect(compileExactCheck(z.boolean().refine((b) => b))).toBeUndefined();
+    // Known checks on strings, numbers and arrays still compile.
+    expect(
+      compileExactCheck(
+        z.object({ s: z.string().min(1), n: z.number().min(0), a: z.array(z.string()).max(2) }),
+      ),
+    ).toBeDefined();
   });
 });

@@ -77,9 +77,15 @@ function objectCheck(def: Def): Compiled {
   };
 }
 
+const CHECKED_TYPES = new Set(['string', 'number', 'array']);
+
 function compile(schema: z.ZodType): Compiled {
   const def: Def = schema._zod.def;
   const exact = (check: ExactCheck): Compiled => ({ check, sameVerdict: true });
+  // A refinement (`.refine`, `.superRefine`) is a check this compiler cannot see into: strings,
+  // numbers and arrays read their known checks below; anywhere else zod must decide.
+  if (!CHECKED_TYPES.has(def.type) && (def.checks ?? []).length > 0)
+    throw new Unsupported(`${def.type} with checks`);
   switch (def.type) {
     case 'string': {
       const length = lengthTest(def);
