@@ -1,4 +1,4 @@
-import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
 import { csvField, neutralizeFormula } from './csv.ts';
 
 /** The two formats of a grade export. */
@@ -39,12 +39,12 @@ export const GRADE_COLUMNS = [
   'judge_model',
 ] as const satisfies readonly (keyof GradeRow)[];
 
-/** Every grade of the experiment, human and judge, in record order then criterion order. */
-export function gradeRows(experiment: Experiment): GradeRow[] {
-  return experiment.records.flatMap((record) =>
+/** Every grade of the records, human and judge, in record order then criterion order. */
+export function gradeRows(experimentId: string, records: readonly RunRecord[]): GradeRow[] {
+  return records.flatMap((record) =>
     record.criteria.flatMap((criterion) =>
       criterion.grades.map((g) => ({
-        experiment_id: experiment.id,
+        experiment_id: experimentId,
         run_id: record.run_id,
         task_id: record.task_id,
         epoch: record.epoch,
@@ -62,19 +62,34 @@ export function gradeRows(experiment: Experiment): GradeRow[] {
   );
 }
 
+/** One grade as a line of the export, its line end included. */
+function gradeLine(row: GradeRow, format: GradeExportFormat): string {
+  if (format === 'jsonl') return `${JSON.stringify(row)}\n`;
+  const cells = GRADE_COLUMNS.map((column) => {
+    const value = row[column];
+    return typeof value === 'number' ? String(value) : csvField(neutralizeFormula(value));
+  });
+  return `${cells.join(',')}\r\n`;
+}
+
 /**
- * The grades as CSV (a header, then one row per grade; text cells that a spreadsheet would run
- * as a formula are neutralised, see csv.ts) or JSONL (one object per line). The CLI's
- * `grade export` and the viewer's download both call this.
+ * The grades of an experiment's records as CSV (a header, then one row per grade; text cells
+ * that a spreadsheet would run as a formula are neutralised, see csv.ts) or JSONL (one object per
+ * line), and how many grades. The records come a page at a time (store/record-pages.ts), so only
+ * one page is held with the text. The CLI's `grade export` and the viewer's download both call this.
  */
-export function renderGradeExport(experiment: Experiment, format: GradeExportFormat): string {
-  const rows = gradeRows(experiment);
-  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
-  const lines = rows.map((row) =>
-    GRADE_COLUMNS.map((column) => {
-      const value = row[column];
-      return typeof value === 'number' ? String(value) : csvField(neutralizeFormula(value));
-    }).join(','),
-  );
-  return `${[GRADE_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
+export async function renderGradeExport(
+  experimentId: string,
+  pages: AsyncIterable<readonly RunRecord[]> | Iterable<readonly RunRecord[]>,
+  format: GradeExportFormat,
+): Promise<{ text: string; grades: number }> {
+  let text = format === 'csv' ? `${GRADE_COLUMNS.join(',')}\r\n` : '';
+  let grades = 0;
+  for await (const records of pages) {
+    for (const row of gradeRows(experimentId, records)) {
+      text += gradeLine(row, format);
+      grades += 1;
+    }
+  }
+  return { text, grades };
 }

@@ -11,7 +11,7 @@ import {
 
 /**
  * The run bookkeeping of the PostgreSQL store (leases and recorded child processes), the same
- * rules as SQLite's (sqlite-store.ts). Each function runs on a client the store gives it; the
+ * rules as SQLite's (sqlite-bookkeeping.ts). Each function runs on a client the store gives it; the
  * lease functions expect to be inside a transaction.
  */
 

@@ -4,28 +4,31 @@ import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema } from '../core/evaluation.ts';
 import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { describeIssues, encodeDocument } from './documents.ts';
-import { trialSummary } from './trial-record.ts';
+import { TrialSummarySchema, trialSummary } from './trial-record.ts';
 import type { RecordPagesOptions, RecordQuery, RecordSummary } from './types.ts';
 
 /**
  * A trial's summary, read from its stored document by every store the same way. Only the fields
- * a summary carries are checked, each by the record schema's own field schema, so 10,000 of them
- * cost a JSON parse each and no walk of outputs and traces.
+ * a summary carries are checked, so 10,000 of them cost a JSON parse each and no walk of outputs
+ * and traces. They are the leading fields of the stored trial summary (trial-record.ts), picked
+ * from its schema so the two cannot drift; `criteria` may be absent (records from before it).
  */
 const fields = RunRecordSchema.shape;
 const criterion = CriterionResultSchema.shape;
-export const SummarySourceSchema = z.object({
-  run_id: fields.run_id,
-  task_id: fields.task_id,
-  epoch: fields.epoch,
-  outcome: fields.outcome,
-  scores: fields.scores,
-  timestamp: fields.timestamp,
-  duration_seconds: fields.duration_seconds,
-  cost_usd: fields.cost_usd,
-  error_kind: fields.error_kind,
-  output: z.object({ error_kind: ErrorKindSchema.optional() }),
-  criteria: z.array(z.object({ status: criterion.status, verification: criterion.verification })).default([]),
+const trial = TrialSummarySchema.shape;
+export const SummarySourceSchema = TrialSummarySchema.pick({
+  run_id: true,
+  task_id: true,
+  epoch: true,
+  outcome: true,
+  scores: true,
+  timestamp: true,
+  duration_seconds: true,
+  cost_usd: true,
+  error_kind: true,
+}).extend({
+  output: trial.output.pick({ error_kind: true }),
+  criteria: z.array(trial.criteria.element.pick({ status: true, verification: true })).default([]),
 });
 
 /**

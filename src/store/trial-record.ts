@@ -31,8 +31,9 @@ const criterion = CriterionResultSchema.shape;
 
 /**
  * A stored summary with the trial fields, key for key in the order `trialSummary` writes them
- * (the viewer's fields first: record-summary.ts reads the same text). Absent `attempts` is 1 and
- * absent `metrics` the defaults; texts are present only where a failure is explained by them.
+ * (the viewer's fields first: record-summary.ts picks them from this schema and reads the same
+ * text). Absent `attempts` is 1 and absent `metrics` the defaults; texts are present only where a
+ * failure is explained by them.
  */
 export const TrialSummarySchema = z.object({
   run_id: fields.run_id,

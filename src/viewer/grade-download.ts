@@ -6,8 +6,9 @@ import {
   type GradeExportFormat,
   renderGradeExport,
 } from '../reporters/grades-export.ts';
+import { recordPages } from '../store/record-pages.ts';
 import type { ExperimentStore } from '../store/types.ts';
-import { experimentById, experimentDocumentById } from './pages/load.ts';
+import { experimentDocumentById } from './pages/load.ts';
 
 const TYPES: Record<GradeExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -46,8 +47,9 @@ export async function downloadGrades(
   format: string,
 ): Promise<void> {
   const checked = checkedFormat(format);
-  const experiment = await experimentById(store, id);
-  attachment(response, experiment.id, 'grades', checked, renderGradeExport(experiment, checked));
+  const document = await experimentDocumentById(store, id);
+  const { text } = await renderGradeExport(document.id, recordPages(store, document.id), checked);
+  attachment(response, document.id, 'grades', checked, text);
 }
 
 /** `/experiments/ID/annotations.csv|jsonl`: the file `harnesseval annotations export` writes. */

@@ -16,7 +16,7 @@ import { experimentScreen } from './pages/experiment.ts';
 import { experimentsScreen } from './pages/experiments.ts';
 import { gradingScreen } from './pages/grading.ts';
 import { liveScreen } from './pages/live.ts';
-import { experimentById } from './pages/load.ts';
+import { experimentDocumentById } from './pages/load.ts';
 import { taskTracesScreen } from './pages/task-traces.ts';
 import { timelineScreen } from './pages/timeline.ts';
 import { loadTrial, trialScreen } from './pages/trial.ts';
@@ -175,7 +175,7 @@ export async function startViewer(options: ViewerOptions): Promise<RunningViewer
       case 'events':
         return streamLive(response, {
           store: options.store,
-          experimentId: (await experimentById(options.store, route.id)).id,
+          experimentId: (await experimentDocumentById(options.store, route.id)).id,
           pollMs: options.livePollMs ?? 1000,
         });
       case 'grades':

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { expect } from 'vitest';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from './postgres.ts';
 import { cli, type RunningCli, startCli } from './run-cli.ts';
 
 /** A record as `runs export` writes it, with what the queue tests look at. */
@@ -67,6 +69,80 @@ export class WorkerPool {
     for (const worker of this.#running.splice(0))
       if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
   }
+}
+
+/** What a queue test file shares: its temp folder, its own PostgreSQL database and its workers. */
+export interface QueueTestFile {
+  readonly root: string;
+  readonly url: string;
+  readonly pool: WorkerPool;
+}
+
+/**
+ * Registers the hooks of a queue test file: before all, a temp folder (`tempPrefix`…) and a new
+ * database; after each test, the workers still running are SIGKILLed; after all, the folder goes.
+ * The fields are read inside tests (they are set by the beforeAll).
+ */
+export function useQueueWorkers(tempPrefix: string): QueueTestFile {
+  let root = '';
+  let url = '';
+  let pool: WorkerPool | undefined;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), tempPrefix));
+    url = await createTestDatabase();
+    pool = new WorkerPool(url);
+  }, POSTGRES_SETUP_TIMEOUT_MS);
+  afterEach(() => pool?.stopAll());
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  return {
+    get root() {
+      return root;
+    },
+    get url() {
+      return url;
+    },
+    get pool() {
+      if (pool === undefined) throw new Error('useQueueWorkers: the pool is made in beforeAll');
+      return pool;
+    },
+  };
+}
+
+/** One trial of a checkout's suite: ids are `t0`, `t1`, … in order. */
+export interface CheckoutTask {
+  input: string;
+  expected?: string;
+}
+
+/**
+ * A checkout in `dir` for `worker` processes: the agent fixture copied into evals/, one seed-000
+ * suite evals/NAME.yaml per `suites` entry running it (`node ./AGENT`, QUEUE_MARKS passed on), and
+ * an empty `marks` folder where the agent writes what it did.
+ */
+export async function agentCheckout(
+  dir: string,
+  agent: string,
+  suites: Record<string, readonly CheckoutTask[]>,
+): Promise<{ dir: string; marks: string }> {
+  const marks = join(dir, 'marks');
+  await mkdir(join(dir, 'evals'), { recursive: true });
+  await mkdir(marks);
+  await copyFile(agent, join(dir, 'evals', basename(agent)));
+  for (const [name, tasks] of Object.entries(suites)) {
+    const tests = tasks
+      .map(
+        (task, i) =>
+          `  - id: t${i}\n    input: "${task.input}"\n${task.expected === undefined ? '' : `    expected: "${task.expected}"\n`}`,
+      )
+      .join('');
+    await writeFile(
+      join(dir, 'evals', `${name}.yaml`),
+      `version: "1.0"\nname: ${name}\nagent:\n  adapter: cli\n  command: node\n  args: ["./${basename(agent)}"]\n  inherit_env: [QUEUE_MARKS]\ntests:\n${tests}`,
+    );
+  }
+  return { dir, marks };
 }
 
 /** One trial as the fair-agent fixture logs it: its label, when it ran (ms), and its worker's pid. */

@@ -30,11 +30,14 @@ export function startCli(args: readonly string[], cwd = ROOT, env: NodeJS.Proces
   });
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
+  // Decoded as a stream: a character split between two chunks stays one character.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    stdout += chunk;
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  child.stderr?.on('data', (chunk: string) => {
+    stderr += chunk;
   });
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);

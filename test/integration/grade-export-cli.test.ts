@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRADE_COLUMNS } from '../../src/reporters/grades-export.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import {
+  criterion,
+  GRADED_EXPERIMENT_ID,
+  grade,
+  gradedExperiment,
+} from '../fixtures/grade-export/graded-experiment.ts';
 import { makeExperiment, makeRecord } from '../helpers/experiments.ts';
-import { cli } from '../helpers/run-cli.ts';
+import { cli, ROOT } from '../helpers/run-cli.ts';
 
 // Through the built CLI (`npx tsdown` first), on a real SQLite file.
 let dir = '';
@@ -15,24 +21,6 @@ const tricky = '=HYPERLINK("http://x") , and "quotes"\nsecond line';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'he-grade-export-'));
   store = join(dir, 'store.db');
-  const grade = (dimension: string, level: 1 | 2 | 3 | 4, extra: Record<string, unknown> = {}) => ({
-    dimension,
-    level,
-    score: (level - 1) / 3,
-    rationale: '',
-    grader: 'Ann',
-    grader_kind: 'human' as const,
-    graded_at: '2026-12-01T10:00:00.000Z',
-    ...extra,
-  });
-  const criterion = (id: string, grades: ReturnType<typeof grade>[]) => ({
-    id,
-    verification: 'rubric' as const,
-    status: 'passed' as const,
-    score: 1,
-    explanation: '',
-    grades,
-  });
   const sqlite = new SqliteStore(store);
   await sqlite.createExperiment(
     makeExperiment({
@@ -53,6 +41,7 @@ beforeAll(async () => {
     }),
   );
   await sqlite.createExperiment(makeExperiment({ id: 'exp-20261201-none' }));
+  await sqlite.createExperiment(gradedExperiment());
   await sqlite.close();
 });
 
@@ -116,5 +105,45 @@ describe('harnesseval grade export', () => {
     const format = await cli(['grade', 'export', 'exp-20261201-none', '--format', 'xml', '--store', store]);
     expect(format.status).not.toBe(0);
     expect(format.stderr).toContain('xml');
+  });
+});
+
+describe('harnesseval grade export, golden files', () => {
+  // golden.csv and golden.jsonl were written by `grade export` when it read the whole experiment
+  // at once; reading records a page at a time must give the same bytes.
+  const golden = (format: string) =>
+    readFile(join(ROOT, `test/fixtures/grade-export/golden.${format}`), 'utf8');
+
+  it('writes the same CSV and JSONL, to stdout and with -o, as before it read in pages', async () => {
+    for (const format of ['csv', 'jsonl']) {
+      const expected = await golden(format);
+      const shown = await cli([
+        'grade',
+        'export',
+        GRADED_EXPERIMENT_ID,
+        '--format',
+        format,
+        '--store',
+        store,
+      ]);
+      expect(shown.stderr).toBe('');
+      expect(shown.status).toBe(0);
+      expect(shown.stdout).toBe(expected);
+      const out = join(dir, `golden-out.${format}`);
+      const written = await cli([
+        'grade',
+        'export',
+        'exp-20261202-g',
+        '--format',
+        format,
+        '-o',
+        out,
+        '--store',
+        store,
+      ]);
+      expect(written.status).toBe(0);
+      expect(written.stderr).toContain(`wrote 8 grades of ${GRADED_EXPERIMENT_ID} to ${out}`);
+      expect(await readFile(out, 'utf8')).toBe(expected);
+    }
   });
 });

@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
-import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startOpenAICompatibleServer } from '../helpers/openai-compatible-server.ts';
-import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
-import { agentRuns, exportedExperiment, mostAtOnce, WorkerPool } from '../helpers/queue-workers.ts';
+import {
+  agentCheckout,
+  agentRuns,
+  exportedExperiment,
+  mostAtOnce,
+  useQueueWorkers,
+} from '../helpers/queue-workers.ts';
 import { cli, ROOT } from '../helpers/run-cli.ts';
 
 // Backpressure and fairness through the built CLI (`npx tsdown` first): `run --queue` with
@@ -17,48 +21,28 @@ const FAIR_AGENT = join(ROOT, 'test/fixtures/queue/fair-agent.mjs');
 const JUDGED = join(ROOT, 'test/fixtures/queue/judged');
 const TEST_TIMEOUT_MS = 180_000;
 
-let root = '';
-let url = '';
-let pool: WorkerPool;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'harnesseval-queue-fair-'));
-  url = await createTestDatabase();
-  pool = new WorkerPool(url);
-}, POSTGRES_SETUP_TIMEOUT_MS);
-afterEach(() => pool.stopAll());
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const queue = useQueueWorkers('harnesseval-queue-fair-');
 
 let checkouts = 0;
 /** A checkout holding the fair-agent harness, with one suite per `suites` entry (name → inputs). */
 async function checkout(suites: Record<string, string[]>): Promise<{ dir: string; marks: string }> {
   checkouts += 1;
-  const dir = join(root, `checkout-${checkouts}`);
-  const marks = join(dir, 'marks');
-  await mkdir(join(dir, 'evals'), { recursive: true });
-  await mkdir(marks);
-  await copyFile(FAIR_AGENT, join(dir, 'evals', 'fair-agent.mjs'));
-  for (const [name, inputs] of Object.entries(suites)) {
-    const tests = inputs.map((input, i) => `  - id: t${i}\n    input: "${input}"\n`).join('');
-    await writeFile(
-      join(dir, 'evals', `${name}.yaml`),
-      `version: "1.0"\nname: ${name}\nagent:\n  adapter: cli\n  command: node\n  args: ["./fair-agent.mjs"]\n  inherit_env: [QUEUE_MARKS]\ntests:\n${tests}`,
-    );
-  }
-  return { dir, marks };
+  const tasks = Object.fromEntries(
+    Object.entries(suites).map(([name, inputs]) => [name, inputs.map((input) => ({ input }))]),
+  );
+  return agentCheckout(join(queue.root, `checkout-${checkouts}`), FAIR_AGENT, tasks);
 }
 
 /** `run FILE --queue URL ARGS --detach`: the experiment id. */
 async function enqueue(dir: string, file: string, args: string[] = []): Promise<string> {
-  const queued = await cli(['run', file, '--queue', url, ...args, '--detach'], dir);
+  const queued = await cli(['run', file, '--queue', queue.url, ...args, '--detach'], dir);
   expect(queued.stderr).not.toMatch(/\n\s+at /);
   expect(queued.status).toBe(0);
   return queued.stdout.trim();
 }
 
 async function watch(dir: string, id: string): Promise<void> {
-  const watched = await cli(['runs', '--store', url, 'watch', id], dir);
+  const watched = await cli(['runs', '--store', queue.url, 'watch', id], dir);
   expect(watched.stdout).toContain(`experiment ${id} completed`);
   expect(watched.status).toBe(0);
 }
@@ -73,15 +57,15 @@ describe('run --queue: backpressure and fairness over several workers', () => {
       const { dir, marks } = await checkout({ limited: labels('m', 10, 150) });
       const id = await enqueue(dir, 'evals/limited.yaml', ['--max-in-flight', '2']);
       const env = { QUEUE_MARKS: marks };
-      const workers = [pool.start(dir, { jobs: 4, env }), pool.start(dir, { jobs: 4, env })];
+      const workers = [queue.pool.start(dir, { jobs: 4, env }), queue.pool.start(dir, { jobs: 4, env })];
       await watch(dir, id);
       const runs = await agentRuns(marks);
       expect(runs).toHaveLength(10);
       expect(mostAtOnce(runs)).toBeLessThanOrEqual(2);
-      expect((await exportedExperiment(url, dir, id)).records.map((r) => r.outcome)).toEqual(
+      expect((await exportedExperiment(queue.url, dir, id)).records.map((r) => r.outcome)).toEqual(
         Array(10).fill('pass'),
       );
-      for (const w of workers) expect(await pool.stop(w)).toBe(0);
+      for (const w of workers) expect(await queue.pool.stop(w)).toBe(0);
     },
     TEST_TIMEOUT_MS,
   );
@@ -93,7 +77,7 @@ describe('run --queue: backpressure and fairness over several workers', () => {
       const low = await enqueue(dir, 'evals/low.yaml');
       const high = await enqueue(dir, 'evals/high.yaml', ['--priority', '5']);
       const env = { QUEUE_MARKS: marks };
-      const workers = [pool.start(dir, { jobs: 1, env }), pool.start(dir, { jobs: 1, env })];
+      const workers = [queue.pool.start(dir, { jobs: 1, env }), queue.pool.start(dir, { jobs: 1, env })];
       await watch(dir, low);
       await watch(dir, high);
       const runs = await agentRuns(marks);
@@ -104,7 +88,7 @@ describe('run --queue: backpressure and fairness over several workers', () => {
       expect(runs.filter((r) => r.label.startsWith('low') && r.start < lastHigh).length).toBeLessThanOrEqual(
         1,
       );
-      for (const w of workers) expect(await pool.stop(w)).toBe(0);
+      for (const w of workers) expect(await queue.pool.stop(w)).toBe(0);
     },
     TEST_TIMEOUT_MS,
   );
@@ -116,19 +100,19 @@ describe('run --queue: backpressure and fairness over several workers', () => {
       const tagged = await enqueue(dir, 'evals/gpu.yaml', ['--tags', 'gpu']);
       const plain = await enqueue(dir, 'evals/any.yaml');
       const env = { QUEUE_MARKS: marks };
-      const untagged = pool.start(dir, { jobs: 2, env });
-      const gpu = pool.start(dir, { jobs: 2, tags: 'gpu,linux', env });
+      const untagged = queue.pool.start(dir, { jobs: 2, env });
+      const gpu = queue.pool.start(dir, { jobs: 2, tags: 'gpu,linux', env });
       await watch(dir, tagged);
       await watch(dir, plain);
-      const records = (await exportedExperiment(url, dir, tagged)).records;
+      const records = (await exportedExperiment(queue.url, dir, tagged)).records;
       expect(records).toHaveLength(6);
       expect(new Set(records.map((r) => r.metadata.worker?.pid))).toEqual(new Set([gpu.child.pid]));
-      expect((await exportedExperiment(url, dir, plain)).records).toHaveLength(6);
+      expect((await exportedExperiment(queue.url, dir, plain)).records).toHaveLength(6);
       expect(untagged.stderr()).not.toContain(tagged);
-      expect(await pool.stop(untagged)).toBe(0);
-      expect(await pool.stop(gpu)).toBe(0);
+      expect(await queue.pool.stop(untagged)).toBe(0);
+      expect(await queue.pool.stop(gpu)).toBe(0);
       // A tag list is checked when given: the worker refuses a malformed one.
-      const bad = await cli(['worker', '--queue', url, '--tags', 'gpu,no spaces'], dir);
+      const bad = await cli(['worker', '--queue', queue.url, '--tags', 'gpu,no spaces'], dir);
       expect(bad.stderr).toContain('--tags takes comma-separated tags');
       expect(bad.status).toBe(2);
     },
@@ -167,7 +151,7 @@ describe('run --queue: backpressure and fairness over several workers', () => {
         );
         const id = await enqueue(dir, 'evals/limited.yaml', ['--harness', 'evals/harness.yaml']);
         const env = { QUEUE_MARKS: marks };
-        const workers = [pool.start(dir, { jobs: 4, env }), pool.start(dir, { jobs: 4, env })];
+        const workers = [queue.pool.start(dir, { jobs: 4, env }), queue.pool.start(dir, { jobs: 4, env })];
         await watch(dir, id);
         expect(arrivals).toHaveLength(12);
         arrivals.sort((a, b) => a - b);
@@ -177,10 +161,10 @@ describe('run --queue: backpressure and fairness over several workers', () => {
         const spans = arrivals.slice(3).map((at, i) => at - (arrivals[i] ?? 0));
         expect(Math.min(...spans)).toBeGreaterThanOrEqual(500);
         expect((arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(2_700);
-        const records = (await exportedExperiment(url, dir, id)).records;
+        const records = (await exportedExperiment(queue.url, dir, id)).records;
         expect(records.map((r) => r.outcome)).toEqual(Array(6).fill('pass'));
         expect(new Set(records.map((r) => r.metadata.worker?.pid)).size).toBeGreaterThanOrEqual(1);
-        for (const w of workers) expect(await pool.stop(w)).toBe(0);
+        for (const w of workers) expect(await queue.pool.stop(w)).toBe(0);
       } finally {
         await new Promise<void>((resolve) => upstream.close(() => resolve()));
       }
@@ -208,7 +192,7 @@ describe('run --queue: backpressure and fairness over several workers', () => {
     '--judge and --keep-workspaces given to run --queue reach every worker',
     async () => {
       const judge = await startOpenAICompatibleServer(() => '{"rationale": "clear", "level": 4}');
-      const dir = join(root, 'judged');
+      const dir = join(queue.root, 'judged');
       await cp(JUDGED, join(dir, 'evals'), { recursive: true });
       let kept: string[] = [];
       try {
@@ -221,9 +205,9 @@ describe('run --queue: backpressure and fairness over several workers', () => {
           `openai-compatible:queue-judge@${judge.baseURL}`,
           '--keep-workspaces',
         ]);
-        const workers = [pool.start(dir, { jobs: 1 }), pool.start(dir, { jobs: 1 })];
+        const workers = [queue.pool.start(dir, { jobs: 1 }), queue.pool.start(dir, { jobs: 1 })];
         await watch(dir, id);
-        const records = (await exportedExperiment(url, dir, id)).records;
+        const records = (await exportedExperiment(queue.url, dir, id)).records;
         kept = records.flatMap((r) => (r.workspace === undefined ? [] : [r.workspace]));
         expect(records).toHaveLength(4);
         for (const record of records) {
@@ -235,7 +219,7 @@ describe('run --queue: backpressure and fairness over several workers', () => {
           expect(existsSync(join(record.workspace ?? '', 'NOTES.md'))).toBe(true);
         }
         expect(judge.requests.map((q) => q.model)).toEqual(Array(4).fill('queue-judge'));
-        for (const w of workers) expect(await pool.stop(w)).toBe(0);
+        for (const w of workers) expect(await queue.pool.stop(w)).toBe(0);
       } finally {
         await judge.close();
         for (const path of kept) await rm(path, { recursive: true, force: true });

@@ -1,11 +1,9 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
-import { exportedExperiment, WorkerPool } from '../helpers/queue-workers.ts';
+import { describe, expect, it } from 'vitest';
+import { agentCheckout, exportedExperiment, useQueueWorkers } from '../helpers/queue-workers.ts';
 import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 
 // A worker SIGKILLed after its records are committed and before its batch of job completions
@@ -15,18 +13,7 @@ import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 const AGENT = join(ROOT, 'test/fixtures/queue/agent.mjs');
 const TASKS = 5;
 
-let root = '';
-let url = '';
-let pool: WorkerPool;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'harnesseval-queue-kill-'));
-  url = await createTestDatabase();
-  pool = new WorkerPool(url);
-}, POSTGRES_SETUP_TIMEOUT_MS);
-afterEach(() => pool.stopAll());
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const queue = useQueueWorkers('harnesseval-queue-kill-');
 
 async function count(db: pg.Client, sql: string, values: unknown[]): Promise<number> {
   return ((await db.query(sql, values)).rows[0] as { n: number }).n;
@@ -34,22 +21,13 @@ async function count(db: pg.Client, sql: string, values: unknown[]): Promise<num
 
 describe('a worker killed between its commits and its batch of job completions', () => {
   it('leaves no second record: each trial is run again by another worker, and its record counts the retry', async () => {
-    const marks = join(root, 'marks');
-    await mkdir(join(root, 'evals'), { recursive: true });
-    await mkdir(marks);
+    const { root, url, pool } = queue;
+    const tasks = Array.from({ length: TASKS }, (_, i) => ({ input: `task ${i}`, expected: `task ${i}` }));
+    const { marks } = await agentCheckout(root, AGENT, { 'kill-before-complete': tasks });
     // The agent fixture holds the first `hang` trial unless this file exists: no trial hangs here.
     await writeFile(join(marks, 'held'), '{}');
-    await copyFile(AGENT, join(root, 'evals', 'agent.mjs'));
-    const tests = Array.from(
-      { length: TASKS },
-      (_, i) => `  - id: t${i}\n    input: "task ${i}"\n    expected: "task ${i}"\n`,
-    );
-    await writeFile(
-      join(root, 'evals', 'suite.yaml'),
-      `version: "1.0"\nname: kill-before-complete\nagent:\n  adapter: cli\n  command: node\n  args: ["./agent.mjs"]\n  inherit_env: [QUEUE_MARKS]\ntests:\n${tests.join('')}`,
-    );
     const queued = await cli(
-      ['run', 'evals/suite.yaml', '--queue', url, '--job-expiry', '6', '--detach'],
+      ['run', 'evals/kill-before-complete.yaml', '--queue', url, '--job-expiry', '6', '--detach'],
       root,
     );
     expect(queued.status).toBe(0);

@@ -11,27 +11,34 @@ export interface GradeExportFlags {
   output?: string;
 }
 
-/** `grade export`: every grade of one experiment, to stdout or to `-o FILE`. */
+/** `grade export`: every grade of one experiment, to stdout or to `-o FILE`; records read a page at a time. */
 export async function exportGrades(id: string, flags: GradeExportFlags, io: CliIO): Promise<number> {
   let store: Awaited<ReturnType<typeof openCliStore>> | undefined;
   try {
     store = await openCliStore(storeLocation(flags.store, io), { mustExist: true, readonly: true });
     const { resolveExperimentId } = await import('../../store/resolve-id.ts');
-    const experiment = await store.getExperiment(await resolveExperimentId(store, id));
-    if (experiment === undefined)
+    const document = await store.getExperimentDocument(await resolveExperimentId(store, id));
+    if (document === undefined)
       throw new HarnessEvalError(
         'not_found',
         `no experiment ${id} in the store (see: harnesseval runs list)`,
       );
-    const { gradeRows, renderGradeExport } = await import('../../reporters/grades-export.ts');
-    const text = renderGradeExport(experiment, flags.format);
+    const [{ renderGradeExport }, { recordPages }] = await Promise.all([
+      import('../../reporters/grades-export.ts'),
+      import('../../store/record-pages.ts'),
+    ]);
+    const { text, grades } = await renderGradeExport(
+      document.id,
+      recordPages(store, document.id),
+      flags.format,
+    );
     if (flags.output === undefined || flags.output === '-') {
       io.stdout.write(text);
       return EXIT.ok;
     }
     const { deliver } = await import('../../reporters/destination.ts');
     await deliver(text, { destination: resolve(io.cwd, flags.output) });
-    io.stderr.write(`wrote ${gradeRows(experiment).length} grades of ${experiment.id} to ${flags.output}\n`);
+    io.stderr.write(`wrote ${grades} grades of ${document.id} to ${flags.output}\n`);
     return EXIT.ok;
   } catch (error) {
     return reportError(io, error);

@@ -7,6 +7,7 @@ import {
   summaryOfRow,
   summarySource,
 } from '../../../src/store/record-summary.ts';
+import { TrialSummarySchema, trialSummary } from '../../../src/store/trial-record.ts';
 import { makeRecord } from '../../helpers/experiments.ts';
 
 /**
@@ -126,5 +127,24 @@ describe('summaryOf and SummarySourceSchema', () => {
     );
     expect(finishedAt({ timestamp: 'yesterday', duration_seconds: 1 })).toBeNull();
     expect(finishedAt({ timestamp: '2026-01-01T00:00:00Z', duration_seconds: 1e300 })).toBeNull();
+  });
+
+  it('reads the leading fields of the stored trial summary, with the same field schemas', () => {
+    const keys = Object.keys(SummarySourceSchema.shape);
+    const trialKeys = Object.keys(TrialSummarySchema.shape);
+    expect(trialKeys.slice(0, keys.length)).toEqual(keys);
+    // What a record's summary stores starts with them, and the viewer's schema accepts it as stored.
+    const record = makeRecord({ outcome: 'fail', error_kind: 'timeout', cost_usd: 0.25 });
+    const stored = trialSummary(record);
+    expect(Object.keys(stored).slice(0, keys.length)).toEqual(keys);
+    const parsed = SummarySourceSchema.parse(JSON.parse(JSON.stringify(stored)));
+    expect(parsed.criteria).toEqual(
+      record.criteria.map((c) => ({ status: c.status, verification: c.verification })),
+    );
+    // A field schema is the trial summary's own: one refused there is refused here.
+    for (const bad of [{ epoch: -1 }, { output: { error_kind: 'bogus' } }, { criteria: [{ status: 'x' }] }]) {
+      expect(TrialSummarySchema.safeParse({ ...stored, ...bad }).success).toBe(false);
+      expect(SummarySourceSchema.safeParse({ ...stored, ...bad }).success).toBe(false);
+    }
   });
 });
