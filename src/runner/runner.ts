@@ -190,25 +190,6 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const { experiment, stored, settings, tasks } = plan;
   const store = options.store;
   const deadlines = new TrialDeadlines();
-  // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
-  const setup = await createTrialSetup({
-    experimentId: experiment.id,
-    suite: options.suite,
-    suiteDir: prepared.suiteDir,
-    harness: options.harness,
-    harnessBaseDir: prepared.harnessBaseDir,
-    agent,
-    agentGiven: options.agent !== undefined,
-    checks: prepared.checks,
-    deadlines,
-    settings,
-    env: prepared.env,
-    keepWorkspaces: options.keepWorkspaces === true,
-    redact: secretRedactor(options.env ?? process.env),
-    emit,
-    sandbox: prepared.sandbox,
-    sandboxForwardPorts: options.sandboxForwardPorts ?? [],
-  });
   // A resume runs the trials not done yet; --retry-errors only the errored ones it chose.
   const trials = planTrials(tasks, settings.epochs, (taskIndex, epoch) => stored.runs(taskIndex, epoch));
   // Without `keepRecords` the records fold into the metrics as they finish (in plan order) and
@@ -231,6 +212,26 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
         folding.order.put(metricRecord(r)),
       );
   }
+  // Read before the trial setup, which may start a gateway: a failed read leaves nothing open.
+  // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
+  const setup = await createTrialSetup({
+    experimentId: experiment.id,
+    suite: options.suite,
+    suiteDir: prepared.suiteDir,
+    harness: options.harness,
+    harnessBaseDir: prepared.harnessBaseDir,
+    agent,
+    agentGiven: options.agent !== undefined,
+    checks: prepared.checks,
+    deadlines,
+    settings,
+    env: prepared.env,
+    keepWorkspaces: options.keepWorkspaces === true,
+    redact: secretRedactor(options.env ?? process.env),
+    emit,
+    sandbox: prepared.sandbox,
+    sandboxForwardPorts: options.sandboxForwardPorts ?? [],
+  });
   const started = performance.now();
   const { kept, passed, failed, errored, pending } = stored.counts;
   const progress = { total: trials.length + kept, done: kept, passed, failed, errored, pending };
