@@ -201,10 +201,11 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const forMetrics = keep || !builtin ? (r: RunRecord) => r : metricRecord;
   const records: RunRecord[] = [];
   // The stored trials a resume keeps, read again a page at a time. Trial records carry what the
-  // built-in metrics read; the default choice of metrics also asks whether a trial has a trace,
-  // and a plugin's metric may read anything, so those read whole records.
+  // built-in metrics read; the default choice of metrics also asks whether a trial has a trace
+  // (unless one has criteria, which decides it), and a plugin's metric may read anything, so
+  // those read whole records.
   if (store !== undefined) {
-    const whole = keep || refs.length === 0 || !builtin;
+    const whole = keep || !builtin || (refs.length === 0 && !stored.criteria);
     if (folding === undefined)
       await stored.readKept(store, experiment.id, { whole, once: false }, (r) => records.push(forMetrics(r)));
     else

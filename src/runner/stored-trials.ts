@@ -39,6 +39,11 @@ export class StoredTrials {
    * of one trial: the run cannot fold them in plan order and keeps its records instead.
    */
   irregular = 0;
+  /**
+   * Whether a kept record has criteria: the default choice of metrics then reports the process
+   * metrics whatever the traces hold, so trial records (which leave traces out) serve it too.
+   */
+  criteria = false;
   private readonly slots: Uint8Array;
   private readonly taskIndex: ReadonlyMap<string, number>;
 
@@ -78,6 +83,7 @@ export class StoredTrials {
       return;
     }
     this.counts.kept++;
+    if (record.criteria.length > 0) this.criteria = true;
     if (record.outcome === 'pass') this.counts.passed++;
     else if (record.outcome === 'fail') this.counts.failed++;
     else if (record.outcome === 'error') this.counts.errored++;

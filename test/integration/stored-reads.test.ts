@@ -38,12 +38,14 @@ interface Reads {
   /** Each read of every record at once: getExperiment, or a list without a limit. */
   readonly whole: string[];
   pages: number;
+  /** Pages of whole records (the rest are trial records). */
+  wholePages: number;
   largestPage: number;
 }
 
 /** The store with its record reads counted; everything else passes through. */
 function counted<S extends ExperimentStore>(store: S): { store: S; reads: Reads } {
-  const reads: Reads = { whole: [], pages: 0, largestPage: 0 };
+  const reads: Reads = { whole: [], pages: 0, wholePages: 0, largestPage: 0 };
   const lists = new Set(['listRecords', 'listTrialRecords', 'listRecordSummaries']);
   const proxy = new Proxy(store, {
     get(target, prop) {
@@ -61,12 +63,13 @@ function counted<S extends ExperimentStore>(store: S): { store: S; reads: Reads 
           return method.call(target, id, query);
         };
       if (prop === 'readRecordPages')
-        return (id: string, visit: (page: RunRecord[]) => unknown, options?: unknown) =>
+        return (id: string, visit: (page: RunRecord[]) => unknown, options?: { whole?: boolean }) =>
           method.call(
             target,
             id,
             (page: RunRecord[]) => {
               reads.pages += 1;
+              if (options?.whole === true) reads.wholePages += 1;
               reads.largestPage = Math.max(reads.largestPage, page.length);
               return visit(page);
             },
@@ -80,13 +83,14 @@ function counted<S extends ExperimentStore>(store: S): { store: S; reads: Reads 
 
 const harness = HarnessConfigSchema.parse({ name: 'scripted', version: '1.0.0', adapter: 'in-process' });
 
-function suiteOf(metrics: string[]): Suite {
+function suiteOf(metrics: string[], criteria = false): Suite {
   return SuiteSchema.parse({
     id: 'paged-resume',
     tasks: Array.from({ length: TASKS }, (_, i) => ({
       id: `t${i}`,
       input: `task ${i}`,
       expected: `answer ${i}`,
+      ...(criteria ? { criteria: [{ id: 'answer', evaluator: { name: 'exact_match' } }] } : {}),
     })),
     metrics: metrics.map((name) => ({ name })),
     thresholds: { success_rate: { minimum: 0.9 } },
@@ -153,11 +157,21 @@ async function interruptedRun(store: ExperimentStore, suite: Suite, after: numbe
 }
 
 describe('resume reads the stored trials a page at a time', () => {
-  for (const metrics of [[], ['success_rate', 'accuracy', 'pass_at_k', 'agent_latency_p95', 'cost']]) {
+  const variants = [
+    { name: 'default metrics: whole pages', metrics: [], criteria: false, wholePages: true },
+    { name: 'default metrics, criteria: trial records', metrics: [], criteria: true, wholePages: false },
+    {
+      name: 'named metrics: trial records',
+      metrics: ['success_rate', 'accuracy', 'pass_at_k', 'agent_latency_p95', 'cost'],
+      criteria: false,
+      wholePages: false,
+    },
+  ];
+  for (const variant of variants) {
     it(
-      `gives the metrics of the whole read and of an uninterrupted run (${metrics.length === 0 ? 'default metrics: whole pages' : 'named metrics: trial records'})`,
+      `gives the metrics of the whole read and of an uninterrupted run (${variant.name})`,
       async () => {
-        const suite = suiteOf(metrics);
+        const suite = suiteOf(variant.metrics, variant.criteria);
         const plain = await sqlite();
         const first = await interruptedRun(plain, suite, 600);
         expect(first.status).toBe('interrupted');
@@ -177,6 +191,7 @@ describe('resume reads the stored trials a page at a time', () => {
         expect(reads.whole).toEqual([]);
         expect(reads.pages).toBeGreaterThanOrEqual(2);
         expect(reads.largestPage).toBeLessThanOrEqual(PAGE);
+        expect(reads.wholePages > 0).toBe(variant.wholePages);
         expect(resumed.status).toBe('completed');
         expect(await plain.countRecords(resumed.id)).toBe(TASKS * EPOCHS);
 
