@@ -5,7 +5,7 @@ import { CriterionResultSchema } from '../core/evaluation.ts';
 import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { describeIssues, encodeDocument } from './documents.ts';
 import { TrialSummarySchema, trialSummary } from './trial-record.ts';
-import type { RecordQuery, RecordSummary } from './types.ts';
+import type { RecordPagesOptions, RecordQuery, RecordSummary } from './types.ts';
 
 /**
  * A trial's summary, read from its stored document by every store the same way. Only the fields
@@ -134,6 +134,12 @@ export function recordWindow(query: RecordQuery): { offset: number; limit: numbe
     offset: query.offset === undefined ? 0 : whole(query.offset),
     limit: query.limit === undefined ? undefined : whole(query.limit),
   };
+}
+
+/** `readRecordPages`' page size as a whole number of at least 1 (default 1,000). */
+export function recordPageSize(options: RecordPagesOptions): number {
+  const size = options.pageSize ?? 1000;
+  return Number.isFinite(size) ? Math.max(1, Math.trunc(size)) : 1000;
 }
 
 /**

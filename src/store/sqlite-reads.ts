@@ -5,6 +5,7 @@ import { decodeExperiment, decodeRecord, type ExperimentDocument, splitExperimen
 import { userVersion } from './migrations.ts';
 import { queriedOutcomes, recordWindow, summarizeRecord, summaryOfRow } from './record-summary.ts';
 import type { SqliteAccess } from './sqlite-access.ts';
+import { sqliteRecordPages } from './sqlite-pages.ts';
 import {
   DocumentRowSchema,
   RecordRowSchema,
@@ -13,7 +14,13 @@ import {
   toSummary,
 } from './sqlite-statements.ts';
 import { trialRecordsOfRows } from './trial-record.ts';
-import type { ExperimentFilter, ExperimentSummary, RecordQuery, RecordSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentSummary,
+  RecordPagesOptions,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 /**
  * The SQLite store's reads of experiments and records (what `compare`, `timeline`, reporters and
@@ -82,6 +89,16 @@ export class SqliteReads {
           new Map(runIds.map((runId) => [runId, decodeRow(this.#runRow(experimentId, runId), experimentId)])),
       ),
     );
+  }
+
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    const read = <T>(fn: () => T) => this.#access.read(fn);
+    const summaries = read(() => this.#schemaVersion() >= 5);
+    await sqliteRecordPages({ db: this.#access.db, experimentId, visit, options, read, summaries });
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
