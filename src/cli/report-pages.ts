@@ -4,14 +4,16 @@ import type { Writable } from 'node:stream';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import type { RecordPages, ReportWriter, TrialGlance } from '../reporters/types.ts';
+import { streamRecords } from '../store/page-stream.ts';
 import { secretRedactor, secretsFromEnv } from '../store/redact.ts';
 import type { ExperimentStore, RecordSummary } from '../store/types.ts';
 import { makeDirs } from '../util/make-dirs.ts';
 
 /**
  * Records read per query: a page of full records stays a few megabytes for small records (tens
- * for big traces) whatever the run's size. Each page's query sorts the keys of every record of the
- * experiment (an offset window), so fewer, larger pages cost less CPU at 100,000 records.
+ * for big traces) whatever the run's size. Every record is read in one keyset pass
+ * (`streamRecords`); a filtered read (the console's failed rows) uses windows, whose query sorts
+ * the keys of every record of the experiment, so fewer, larger pages cost less CPU.
  */
 export const RECORD_PAGE = 1_000;
 /** Summaries are a tenth of a record: more of them per query. */
@@ -39,6 +41,12 @@ export function storePages(
     count: (outcomes?: readonly Outcome[]) =>
       store.countRecords(experimentId, outcomes === undefined ? {} : { outcome: outcomes }),
     async *records(query = {}) {
+      if (query.outcomes === undefined && query.limit === undefined) {
+        // Every record, in one keyset pass (the windows below re-sort the keys for every page).
+        for await (const record of streamRecords(store, experimentId, { whole: true, pageSize: RECORD_PAGE }))
+          yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
+        return;
+      }
       const limit = query.limit ?? Number.POSITIVE_INFINITY;
       for (let offset = 0; offset < limit; offset += RECORD_PAGE) {
         const page = await store.listRecords(experimentId, {
