@@ -3,7 +3,7 @@
 // Each scenario runs `runExperiment` from the built library (`npx tsdown` first) in a fresh child
 // process, so its peak RSS is its own; the HTTP echo server lives in this (parent) process.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +16,89 @@ const DELAY_MS = 50;
 // BENCH_EPOCHS=100 runs TRIALS / 100 tasks 100 times each: the same trial count with a small suite.
 const EPOCHS = Number(process.env.BENCH_EPOCHS ?? 1);
 
-// Imported (for `table`) it does nothing.
+// Imported (for `table`) it does nothing. BENCH_CLI=1 measures the built CLI instead (see cliBench).
 if (process.argv[2] === '--child') await child(JSON.parse(process.argv[3]));
-else if (process.argv[1] === fileURLToPath(import.meta.url)) await parent();
+else if (process.argv[1] === fileURLToPath(import.meta.url))
+  await (process.env.BENCH_CLI === '1' ? cliBench() : parent());
+
+/**
+ * The whole `harnesseval run` process (start-up, trials, metrics, the -o out.json report) on the
+ * in-process echo suite with a SQLite store, for each trial count in BENCH_CLI_TRIALS (tasks x 100
+ * epochs): wall, CPU and peak RSS, which a preload reads at exit (the CLI is a child process).
+ */
+async function cliBench() {
+  const counts = (process.env.BENCH_CLI_TRIALS ?? '10000,100000').split(',').map(Number);
+  const epochs = Number(process.env.BENCH_EPOCHS ?? 100);
+  const rows = [];
+  for (const trials of counts) {
+    const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-cli-'));
+    try {
+      const tests = Array.from({ length: trials / epochs }, (_, i) => ({
+        id: `t${i}`,
+        input: `hello ${i}`,
+        expected: `hello ${i}`,
+      }));
+      writeFileSync(join(dir, 'suite.json'), JSON.stringify({ version: '1.0', name: 'bench-echo', tests }));
+      writeFileSync(join(dir, 'echo.mjs'), 'export function echo(input) {\n  return input;\n}\n');
+      writeFileSync(
+        join(dir, 'harness.yaml'),
+        'name: echo\nversion: 1.0.0\nadapter: function\noptions:\n  module: ./echo.mjs#echo\n',
+      );
+      writeFileSync(
+        join(dir, 'measure.mjs'),
+        `import { writeFileSync } from 'node:fs';
+process.on('exit', () => {
+  const cpu = process.cpuUsage();
+  writeFileSync(${JSON.stringify(join(dir, 'measure.json'))}, JSON.stringify({ rss: process.resourceUsage().maxRSS / 1024, cpu: (cpu.user + cpu.system) / 1000 }));
+});\n`,
+      );
+      const load = loadavg()[0];
+      const t0 = performance.now();
+      const args = [
+        'run',
+        'suite.json',
+        '--harness',
+        'harness.yaml',
+        '--store',
+        'runs.db',
+        '-j',
+        String(CONCURRENCY),
+      ];
+      args.push('--epochs', String(epochs), '--no-progress', '-o', 'out.json');
+      const status = await new Promise((resolve, reject) => {
+        const p = spawn(
+          process.execPath,
+          ['--import', join(dir, 'measure.mjs'), join(root, 'bin/harnesseval.js'), ...args],
+          {
+            cwd: dir,
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
+        );
+        p.on('error', reject);
+        p.on('close', resolve);
+      });
+      const wall = performance.now() - t0;
+      if (status !== 0) throw new Error(`harnesseval run exited ${status}`);
+      const m = JSON.parse(readFileSync(join(dir, 'measure.json'), 'utf8'));
+      const written = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')).records.length;
+      if (written !== trials) throw new Error(`out.json holds ${written} of ${trials} records`);
+      const size = statSync(join(dir, 'out.json')).size;
+      rows.push({ trials, wall, load, size, ...m });
+      console.error(`${trials} trials: ${JSON.stringify(rows.at(-1))}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(
+    `\nharnesseval run (built CLI), in-process echo, SQLite store, -j ${CONCURRENCY}, ${epochs} epochs, -o out.json; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  );
+  console.log('| trials | wall | CPU | peak RSS | out.json | load avg |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const r of rows)
+    console.log(
+      `| ${r.trials} | ${(r.wall / 1000).toFixed(2)} s | ${(r.cpu / 1000).toFixed(2)} s | ${r.rss.toFixed(0)} MB | ${(r.size / 2 ** 20).toFixed(0)} MB | ${r.load.toFixed(1)} |`,
+    );
+}
 
 /** One scenario: builds the suite, runs it, prints one JSON line of measurements. */
 async function child({ dir, agent, delay, store, url }) {

@@ -114,7 +114,7 @@ export {
   reporterNames,
 } from './reporters/registry.ts';
 export { renderTimelineConsole, renderTimelineMarkdown, sparkline } from './reporters/timeline/index.ts';
-export type { ReporterV1, ReportOptions } from './reporters/types.ts';
+export type { RecordPages, ReporterV1, ReportOptions, ReportWriter, TrialGlance } from './reporters/types.ts';
 export type { RunnerEvent, RunProgress } from './runner/events.ts';
 export { type RunExperimentOptions, runExperiment } from './runner/runner.ts';
 export { parseJudgeSpec } from './scoring/judge-config.ts';

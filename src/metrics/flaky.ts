@@ -49,7 +49,7 @@ export function flakyTasks(runs: readonly FlakinessRun[]): FlakyTask[] {
 }
 
 /** A task's attempts and passes as a flaky task, or undefined when its verdict never changed. */
-function flakyTask(task: string, trials: number, passes: number): Omit<FlakyTask, 'runs'> | undefined {
+export function flakyTask(task: string, trials: number, passes: number): Omit<FlakyTask, 'runs'> | undefined {
   if (trials < 2 || passes === 0 || passes === trials) return undefined;
   return {
     task_id: task,

@@ -5,7 +5,7 @@ import type { HarnessConfig } from '../core/harness-config.ts';
 import type { JudgeConfig } from '../core/judge.ts';
 import type { Suite } from '../core/suite.ts';
 import { planExperiment } from '../runner/lifecycle.ts';
-import { planTrials, trialKey } from '../runner/plan.ts';
+import { planTrials } from '../runner/plan.ts';
 import { checkCodebases } from '../runner/workspace.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
 import { type QueuePlan, QueuePlanSchema, type QueueStore, trialJobId } from './trial-job.ts';
@@ -94,8 +94,8 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
   if (plan.resumed)
     await options.store.updateExperiment(experiment.id, { status: 'running', metadata: experiment.metadata });
   else await options.store.createExperiment(experiment);
-  const done = new Set(plan.done.map((r) => trialKey(r.task_id, r.epoch)));
-  const jobs = planTrials(plan.tasks, plan.settings.epochs, done).map((trial) => ({
+  const runs = (taskIndex: number, epoch: number) => plan.stored.runs(taskIndex, epoch);
+  const jobs = planTrials(plan.tasks, plan.settings.epochs, runs).map((trial) => ({
     id: trialJobId(experiment.id, trial.task.id, trial.epoch),
     data: {
       experiment_id: experiment.id,
@@ -109,5 +109,5 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
   await options.queue.enqueue(jobs, queuePlan.job_expiry_seconds);
   if (plan.resumed) await options.queue.requeue(jobs.map((job) => job.id));
   const { records: _records, ...document } = experiment;
-  return { experiment: document, queued: jobs.length, stored: plan.done.length };
+  return { experiment: document, queued: jobs.length, stored: plan.stored.counts.kept };
 }

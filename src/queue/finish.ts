@@ -1,7 +1,7 @@
 import type { Suite } from '../core/suite.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import { resumedTasks } from '../runner/resume-plan.ts';
-import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
+import { aggregateStored } from '../runner/stored-aggregate.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
 import type { QueueStore } from './trial-job.ts';
 
@@ -52,13 +52,10 @@ export async function finishIfComplete(
   if (!complete && options.interrupted !== true) return false;
   return store.updateExperimentLocked(experimentId, async (locked) => {
     if (locked.status !== 'running') return undefined;
-    const experiment = await store.getExperiment(experimentId);
-    if (experiment === undefined) return undefined;
-    const tasks = resumedTasks(suite, locked);
-    const aggregate = aggregateExperiment({
+    // The records a page at a time into the folds: a worker finishing 100,000 trials holds a page.
+    const aggregate = await aggregateStored(store, experimentId, {
       suite,
-      records: experiment.records,
-      tasks,
+      tasks: resumedTasks(suite, locked),
       epochs: locked.settings.epochs,
       registry: options.metrics,
     });

@@ -72,25 +72,42 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
       elapsed: (performance.now() - started) / 1000,
     });
     const open = (jobs.created ?? 0) + (jobs.retry ?? 0) + (jobs.active ?? 0);
-    if (status !== 'running' || stored >= total || open === 0) {
-      const experiment = (await options.store.getExperimentDocument(planned.id)) ?? planned;
-      if (experiment.status !== 'running' || options.suite === undefined) return { experiment };
-      const interrupted = stored < total;
-      await finishIfComplete(options.store, options.suite, experiment.id, {
-        interrupted,
-        ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-      });
-      const finished = (await options.store.getExperimentDocument(experiment.id)) ?? experiment;
-      if (!interrupted) return { experiment: finished };
-      const reason = await options.queue.lastFailure(ids);
-      return {
-        experiment: finished,
-        failure: reason ?? `${total - stored} trials have no job left in the queue`,
-      };
-    }
+    const complete = stored >= total;
+    // Every trial can have a record while some job is still taken or due for a retry (its worker
+    // died after committing, before completing it): the retry counts an attempt on that record,
+    // so the experiment is finished now but reported only when its jobs end.
+    const waiting = complete && open > 0;
+    if (!waiting && (status !== 'running' || complete || open === 0))
+      return settle(options, planned, { stored, total, ids });
+    if (waiting && status === 'running') await settle(options, planned, { stored, total, ids });
     await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
   }
   return undefined;
+}
+
+/**
+ * The experiment as its followers leave it: finished (metrics, scores, thresholds) if no worker
+ * did, `interrupted` with the queue's reason when trials have no job left.
+ */
+async function settle(
+  options: FollowOptions,
+  planned: ExperimentDocument,
+  counts: { readonly stored: number; readonly total: number; readonly ids: readonly string[] },
+): Promise<Followed> {
+  const experiment = (await options.store.getExperimentDocument(planned.id)) ?? planned;
+  if (experiment.status !== 'running' || options.suite === undefined) return { experiment };
+  const interrupted = counts.stored < counts.total;
+  await finishIfComplete(options.store, options.suite, experiment.id, {
+    interrupted,
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+  });
+  const finished = (await options.store.getExperimentDocument(experiment.id)) ?? experiment;
+  if (!interrupted) return { experiment: finished };
+  const reason = await options.queue.lastFailure(counts.ids);
+  return {
+    experiment: finished,
+    failure: reason ?? `${counts.total - counts.stored} trials have no job left in the queue`,
+  };
 }
 
 /** The experiment's status from its summary row (no document read); undefined when it is gone. */

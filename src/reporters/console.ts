@@ -1,5 +1,6 @@
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
+import type { FlakyTask } from '../metrics/flaky.ts';
 import { formatMetricValue, metricCells } from '../metrics/format.ts';
 import { displayWidth, escapeControl, fitToWidth, truncateToWidth } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
@@ -10,13 +11,15 @@ import {
   costLabel,
   countOutcomes,
   experimentVerdict,
+  type OutcomeCounts,
   outcomeSummary,
   showsEpochs,
   trialExplanation,
   trialScore,
   type Verdict,
 } from './record-view.ts';
-import type { ReporterV1, ReportOptions } from './types.ts';
+import { collect, foldRun } from './run-fold.ts';
+import type { RecordPages, ReporterV1, ReportOptions, ReportWriter } from './types.ts';
 
 const DEFAULT_WIDTH = 100;
 /** Above this many trials the terminal gets the failures, the errors and the summary. */
@@ -123,37 +126,55 @@ function renderLine(segments: readonly Segment[], width: number): string {
   return out;
 }
 
-function resultsTable(
-  experiment: Experiment,
-  shown: readonly RunRecord[],
-  width: number,
-  s: Styles,
-): string[] {
-  const cols = columns(showsEpochs(experiment));
-  const rows = shown.map((r) => cols.map((c) => c.cell(r)));
-  // A reduce, not Math.max(...rows): a spread of 100k arguments overflows the stack.
-  const widths = cols.map((c, i) =>
-    rows.reduce((w, row) => Math.min(c.cap, Math.max(w, displayWidth(row[i] ?? ''))), displayWidth(c.title)),
-  );
-  const gap = '  ';
-  // On a narrow terminal the task column gives way first, down to 8 columns.
-  const others = widths.slice(1).reduce((a, b) => a + b, 0) + gap.length * cols.length;
-  widths[0] = Math.max(8, Math.min(widths[0] ?? 8, width - others - 10));
-  const header = [...cols.map((c, i) => fitToWidth(c.title, widths[i] ?? 0, c.align)), 'DETAILS'].join(gap);
-  const lines = [renderLine([{ text: header, style: s.bold }], width)];
-  shown.forEach((record, index) => {
-    const row = rows[index] ?? [];
+/** Column widths grown row by row (a reduce, not Math.max(...rows): 100k arguments overflow the stack). */
+class TableLayout {
+  readonly cols: Column[];
+  readonly widths: number[];
+
+  constructor(withEpoch: boolean) {
+    this.cols = columns(withEpoch);
+    this.widths = this.cols.map((c) => displayWidth(c.title));
+  }
+
+  cells(record: RunRecord): string[] {
+    return this.cols.map((c) => c.cell(record));
+  }
+
+  widen(cells: readonly string[]): void {
+    this.cols.forEach((c, i) => {
+      this.widths[i] = Math.min(c.cap, Math.max(this.widths[i] ?? 0, displayWidth(cells[i] ?? '')));
+    });
+  }
+
+  /** The header line, once every row has widened the columns; on a narrow terminal the task column gives way first, down to 8. */
+  header(width: number, s: Styles): string {
+    const { cols, widths } = this;
+    const others = widths.slice(1).reduce((a, b) => a + b, 0) + GAP.length * cols.length;
+    widths[0] = Math.max(8, Math.min(widths[0] ?? 8, width - others - 10));
+    const header = [...cols.map((c, i) => fitToWidth(c.title, widths[i] ?? 0, c.align)), 'DETAILS'].join(GAP);
+    return renderLine([{ text: header, style: s.bold }], width);
+  }
+
+  line(record: RunRecord, row: readonly string[], width: number, s: Styles): string {
     const segments: Segment[] = [];
-    cols.forEach((c, i) => {
-      const text = fitToWidth(row[i] ?? '', widths[i] ?? 0, c.align);
+    this.cols.forEach((c, i) => {
+      const text = fitToWidth(row[i] ?? '', this.widths[i] ?? 0, c.align);
       segments.push({ text, style: c.title === 'OUTCOME' ? outcomeStyle(s, record.outcome) : plain });
-      segments.push({ text: gap, style: plain });
+      segments.push({ text: GAP, style: plain });
     });
     const why = trialExplanation(record);
     if (why !== undefined) segments.push({ text: escapeControl(why), style: s.dim });
-    lines.push(renderLine(segments, width).trimEnd());
-  });
-  return lines;
+    return renderLine(segments, width).trimEnd();
+  }
+}
+
+const GAP = '  ';
+
+function resultsTable(withEpoch: boolean, shown: readonly RunRecord[], width: number, s: Styles): string[] {
+  const layout = new TableLayout(withEpoch);
+  const rows = shown.map((r) => layout.cells(r));
+  for (const row of rows) layout.widen(row);
+  return [layout.header(width, s), ...shown.map((r, i) => layout.line(r, rows[i] ?? [], width, s))];
 }
 
 function metricsBlock(experiment: Experiment, width: number): string[] {
@@ -183,8 +204,7 @@ function metricsBlock(experiment: Experiment, width: number): string[] {
   ];
 }
 
-function flakyBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
-  const flaky = reportFlaky(experiment, options);
+function flakyBlock(flaky: readonly FlakyTask[], width: number, s: Styles): string[] {
   if (flaky.length === 0) return [];
   return [
     '',
@@ -202,7 +222,7 @@ function violationsBlock(experiment: Experiment, width: number, s: Styles): stri
   ];
 }
 
-function verdictLine(experiment: Experiment, width: number, s: Styles): string {
+function verdictLine(experiment: Experiment, counts: OutcomeCounts, width: number, s: Styles): string {
   const verdict = experimentVerdict(experiment);
   const violations = experiment.violations.length;
   const gates =
@@ -211,27 +231,64 @@ function verdictLine(experiment: Experiment, width: number, s: Styles): string {
         ? 'all thresholds met'
         : `run ${experiment.status}`
       : `${violations} threshold ${violations === 1 ? 'violation' : 'violations'}`;
-  const text = `${verdict}  ${outcomeSummary(countOutcomes(experiment))}; ${gates}`;
+  const text = `${verdict}  ${outcomeSummary(counts)}; ${gates}`;
   return outcomeStyle(s, verdict)(s.bold(truncateToWidth(text, width)));
+}
+
+/** Whether the results show every row: asked for, written to a file, or few enough. */
+function everyRow(options: ReportOptions, trials: number): boolean {
+  return options.allRows === true || options.destination !== undefined || trials <= CONSOLE_ROW_LIMIT;
 }
 
 /**
  * The rows of a long run on a terminal: those that failed or errored (the first
  * `PROBLEM_ROWS`), then a line that says what was left out and how to see it.
  */
+function problemsBlock(
+  shown: readonly RunRecord[],
+  problems: number,
+  trials: number,
+  withEpoch: boolean,
+  width: number,
+  s: Styles,
+): string[] {
+  const others = trials - shown.length;
+  const more = problems - shown.length;
+  const note = `${others} of ${trials} trials not shown${more > 0 ? ` (${more} of them failed or errored)` : ''}: --all shows every row`;
+  return [
+    ...(shown.length === 0 ? ['No trial failed or errored.'] : resultsTable(withEpoch, shown, width, s)),
+    s.dim(truncateToWidth(note, width)),
+  ];
+}
+
 function resultsBlock(experiment: Experiment, options: ReportOptions, width: number, s: Styles): string[] {
   const { records } = experiment;
+  const withEpoch = showsEpochs(experiment);
   if (records.length === 0) return ['No trials recorded.'];
-  const everyRow = options.allRows === true || options.destination !== undefined;
-  if (everyRow || records.length <= CONSOLE_ROW_LIMIT) return resultsTable(experiment, records, width, s);
+  if (everyRow(options, records.length)) return resultsTable(withEpoch, records, width, s);
   const problems = records.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
-  const shown = problems.slice(0, PROBLEM_ROWS);
-  const others = records.length - shown.length;
-  const more = problems.length - shown.length;
-  const note = `${others} of ${records.length} trials not shown${more > 0 ? ` (${more} of them failed or errored)` : ''}: --all shows every row`;
+  return problemsBlock(problems.slice(0, PROBLEM_ROWS), problems.length, records.length, withEpoch, width, s);
+}
+
+function titleLine(experiment: Experiment, width: number, s: Styles): string {
+  const title = `${escapeControl(experiment.suite.name ?? experiment.suite.id)} × ${escapeControl(
+    `${experiment.harness.name}@${experiment.harness.version}`,
+  )}  (${escapeControl(experiment.id)})`;
+  return s.bold(truncateToWidth(title, width));
+}
+
+function closingLines(
+  experiment: Experiment,
+  fold: { readonly counts: OutcomeCounts; readonly flaky: readonly FlakyTask[] },
+  width: number,
+  s: Styles,
+): string[] {
   return [
-    ...(shown.length === 0 ? ['No trial failed or errored.'] : resultsTable(experiment, shown, width, s)),
-    s.dim(truncateToWidth(note, width)),
+    ...metricsBlock(experiment, width),
+    ...flakyBlock(fold.flaky, width, s),
+    ...violationsBlock(experiment, width, s),
+    '',
+    verdictLine(experiment, fold.counts, width, s),
   ];
 }
 
@@ -239,21 +296,49 @@ function resultsBlock(experiment: Experiment, options: ReportOptions, width: num
 export function renderConsole(experiment: Experiment, options: ReportOptions = {}): string {
   const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
   const s = styles(options.color === true);
-  const title = `${escapeControl(experiment.suite.name ?? experiment.suite.id)} × ${escapeControl(
-    `${experiment.harness.name}@${experiment.harness.version}`,
-  )}  (${escapeControl(experiment.id)})`;
+  const fold = { counts: countOutcomes(experiment), flaky: reportFlaky(experiment, options) };
   const lines = [
-    s.bold(truncateToWidth(title, width)),
+    titleLine(experiment, width, s),
     '',
     ...resultsBlock(experiment, options, width, s),
-    ...metricsBlock(experiment, width),
-    ...flakyBlock(experiment, options, width, s),
-    ...violationsBlock(experiment, width, s),
-    '',
-    verdictLine(experiment, width, s),
+    ...closingLines(experiment, fold, width, s),
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * `renderConsole` of the experiment with its records, read from `pages`: a fold, then either the
+ * failed and errored rows (a long run) or every row in two passes (widths, then lines).
+ */
+export async function streamConsole(
+  experiment: Experiment,
+  pages: RecordPages,
+  write: ReportWriter,
+  options: ReportOptions = {},
+): Promise<void> {
+  const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
+  const s = styles(options.color === true);
+  const fold = await foldRun(experiment, pages, options.flaky === undefined ? {} : { flaky: options.flaky });
+  const trials = fold.counts.total;
+  await write(`${titleLine(experiment, width, s)}\n\n`);
+  if (trials === 0) await write('No trials recorded.\n');
+  else if (everyRow(options, trials)) {
+    const layout = new TableLayout(fold.withEpoch);
+    for await (const record of pages.records()) layout.widen(layout.cells(record));
+    await write(`${layout.header(width, s)}\n`);
+    for await (const record of pages.records())
+      await write(`${layout.line(record, layout.cells(record), width, s)}\n`);
+  } else {
+    const shown = await collect(pages.records({ outcomes: PROBLEMS, limit: PROBLEM_ROWS }));
+    const problems = fold.counts.fail + fold.counts.error;
+    const lines = problemsBlock(shown, problems, trials, fold.withEpoch, width, s);
+    await write(`${lines.join('\n')}\n`);
+  }
+  await write(`${closingLines(experiment, fold, width, s).join('\n')}\n`);
+}
+
+/** The rows a long run's console shows. */
+const PROBLEMS: readonly Outcome[] = ['fail', 'error'];
 
 /** The terminal reporter (also selected by `-o FILE.txt`, where it writes without colour). */
 export function createConsoleReporter(): ReporterV1 {
@@ -265,6 +350,10 @@ export function createConsoleReporter(): ReporterV1 {
       // A file never gets escape codes, whatever the caller asked for the terminal.
       const color = options?.destination === undefined && options?.color === true;
       return deliver(renderConsole(experiment, { ...options, color }), options);
+    },
+    async streamReport(experiment, pages, write, options) {
+      const color = options?.destination === undefined && options?.color === true;
+      await streamConsole(experiment, pages, write, { ...options, color });
     },
   };
 }

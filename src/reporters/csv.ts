@@ -3,7 +3,7 @@ import { recordErrorKind } from '../core/overall-score.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { deliver } from './destination.ts';
 import { agentLatency, trialCost, trialError, trialScore, unpricedCalls } from './record-view.ts';
-import type { ReporterV1 } from './types.ts';
+import type { RecordPages, ReporterV1, ReportWriter } from './types.ts';
 
 /**
  * One row per trial. Times are named apart: `agent_latency_seconds` is what the adapter measured
@@ -64,7 +64,17 @@ function row(record: RunRecord): string[] {
 /** One row per trial, CRLF line ends as RFC 4180 asks. */
 export function renderCsv(experiment: Experiment): string {
   const lines = [[...CSV_HEADER], ...experiment.records.map(row)];
-  return lines.map((cells) => `${cells.map(csvField).join(',')}\r\n`).join('');
+  return lines.map(csvLine).join('');
+}
+
+function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvField).join(',')}\r\n`;
+}
+
+/** `renderCsv` of the experiment with its records, a row per record as its page arrives. */
+export async function streamCsv(pages: RecordPages, write: ReportWriter): Promise<void> {
+  await write(csvLine(CSV_HEADER));
+  for await (const record of pages.records()) await write(csvLine(row(record)));
 }
 
 export function createCsvReporter(): ReporterV1 {
@@ -75,5 +85,6 @@ export function createCsvReporter(): ReporterV1 {
     async report(experiment, options) {
       return deliver(renderCsv(experiment), options);
     },
+    streamReport: (_experiment, pages, write) => streamCsv(pages, write),
   };
 }

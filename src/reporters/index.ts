@@ -24,4 +24,4 @@ export {
   reporterForFile,
   reporterNames,
 } from './registry.ts';
-export type { ReporterV1, ReportOptions } from './types.ts';
+export type { RecordPages, ReporterV1, ReportOptions, ReportWriter, TrialGlance } from './types.ts';

@@ -5,11 +5,16 @@ import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { makeDirsSync } from '../util/make-dirs.ts';
 import { deliver } from './destination.ts';
-import type { ReporterV1 } from './types.ts';
+import type { RecordPages, ReporterV1, ReportWriter } from './types.ts';
 
 /** One run record per line, in the experiment's order (task file order, then epoch). */
 export function renderJsonl(experiment: Experiment): string {
   return experiment.records.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+/** `renderJsonl` of the experiment with its records, a line per record as its page arrives. */
+export async function streamJsonl(pages: RecordPages, write: ReportWriter): Promise<void> {
+  for await (const record of pages.records()) await write(`${JSON.stringify(record)}\n`);
 }
 
 /**
@@ -36,6 +41,7 @@ export function createJsonlReporter(): ReporterV1 {
     async report(experiment, options) {
       return deliver(renderJsonl(experiment), options);
     },
+    streamReport: (_experiment, pages, write) => streamJsonl(pages, write),
     async onRunStart(experiment, options) {
       if (options?.destination === undefined) return;
       path = options.destination;

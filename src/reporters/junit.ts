@@ -5,13 +5,15 @@ import { escapeControlExcept } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
 import {
   countOutcomes,
+  type OutcomeCounts,
   showsEpochs,
   trialError,
   trialExplanation,
   trialFailureDetails,
   trialName,
 } from './record-view.ts';
-import type { ReporterV1 } from './types.ts';
+import { foldRun } from './run-fold.ts';
+import type { RecordPages, ReporterV1, ReportWriter } from './types.ts';
 
 /** A `message` attribute is one line in CI summaries; the full text goes in the element body. */
 const MAX_MESSAGE_LENGTH = 500;
@@ -105,23 +107,49 @@ function properties(experiment: Experiment): string[] {
 
 /** JUnit XML: one testsuite for the experiment, one testcase per trial (task x epoch). */
 export function renderJunit(experiment: Experiment): string {
-  const counts = countOutcomes(experiment);
   const total = experiment.records.reduce((sum, r) => sum + r.duration_seconds, 0);
-  const suiteId = experiment.suite.id;
+  const { head, tail } = junitFrame(experiment, countOutcomes(experiment), total);
   const withEpoch = showsEpochs(experiment);
-  const tally = `tests="${counts.total}" failures="${counts.fail}" errors="${counts.error}" skipped="${counts.pending}" time="${seconds(total)}"`;
+  const cases = experiment.records.map((r) => testcase(r, experiment.suite.id, withEpoch));
+  return `${[...head, ...cases, ...tail].join('\n')}\n`;
+}
+
+/** `renderJunit` of the experiment with its records: the tally folded first, then a testcase per record. */
+export async function streamJunit(
+  experiment: Experiment,
+  pages: RecordPages,
+  write: ReportWriter,
+): Promise<void> {
+  const fold = await foldRun(experiment, pages);
+  const { head, tail } = junitFrame(experiment, fold.counts, fold.durationSeconds);
+  await write(head.join('\n'));
+  for await (const record of pages.records())
+    await write(`\n${testcase(record, experiment.suite.id, fold.withEpoch)}`);
+  await write(`\n${tail.join('\n')}\n`);
+}
+
+/** The lines before and after the testcases. */
+function junitFrame(
+  experiment: Experiment,
+  counts: OutcomeCounts,
+  totalSeconds: number,
+): { head: string[]; tail: string[] } {
+  const suiteId = experiment.suite.id;
+  const tally = `tests="${counts.total}" failures="${counts.fail}" errors="${counts.error}" skipped="${counts.pending}" time="${seconds(totalSeconds)}"`;
   const violations = experiment.violations.map((v) => v.message).join('\n');
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="harnesseval" ${tally}>`,
-    `  <testsuite name="${attr(experiment.suite.name ?? suiteId)}" id="${attr(experiment.id)}" ${tally} timestamp="${attr(experiment.created_at)}">`,
-    ...properties(experiment),
-    ...experiment.records.map((r) => testcase(r, suiteId, withEpoch)),
-    ...(violations === '' ? [] : [`    <system-err>${escapeXml(violations)}</system-err>`]),
-    '  </testsuite>',
-    '</testsuites>',
-  ];
-  return `${lines.join('\n')}\n`;
+  return {
+    head: [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites name="harnesseval" ${tally}>`,
+      `  <testsuite name="${attr(experiment.suite.name ?? suiteId)}" id="${attr(experiment.id)}" ${tally} timestamp="${attr(experiment.created_at)}">`,
+      ...properties(experiment),
+    ],
+    tail: [
+      ...(violations === '' ? [] : [`    <system-err>${escapeXml(violations)}</system-err>`]),
+      '  </testsuite>',
+      '</testsuites>',
+    ],
+  };
 }
 
 export function createJunitReporter(): ReporterV1 {
@@ -132,5 +160,6 @@ export function createJunitReporter(): ReporterV1 {
     async report(experiment, options) {
       return deliver(renderJunit(experiment), options);
     },
+    streamReport: (experiment, pages, write) => streamJunit(experiment, pages, write),
   };
 }

@@ -1,4 +1,7 @@
+import type { Annotation } from '../core/annotation.ts';
 import type { Experiment } from '../core/experiment.ts';
+import type { Outcome, RunRecord } from '../core/run-record.ts';
+import type { FlakyTask } from '../metrics/flaky.ts';
 import { metricCells } from '../metrics/format.ts';
 import { escapeControl } from '../util/terminal-text.ts';
 import { deliver } from './destination.ts';
@@ -7,13 +10,15 @@ import { metricNotes } from './metric-notes.ts';
 import {
   countOutcomes,
   experimentVerdict,
+  type OutcomeCounts,
   outcomeSummary,
   showsEpochs,
   trialExplanation,
   trialName,
   trialScore,
 } from './record-view.ts';
-import type { ReporterV1, ReportOptions } from './types.ts';
+import { collect, foldRun } from './run-fold.ts';
+import type { RecordPages, ReporterV1, ReportOptions, ReportWriter } from './types.ts';
 
 /** A PR comment stays readable (and under GitHub's 65,536-character limit) with at most this many failures. */
 export const MAX_FAILURE_ROWS = 20;
@@ -80,8 +85,7 @@ function metricsSection(experiment: Experiment): string[] {
   ];
 }
 
-function flakySection(experiment: Experiment, options: ReportOptions): string[] {
-  const flaky = reportFlaky(experiment, options);
+function flakySection(flaky: readonly FlakyTask[]): string[] {
   if (flaky.length === 0) return [];
   return [
     '',
@@ -101,11 +105,13 @@ function violationsSection(experiment: Experiment): string[] {
   ];
 }
 
-function failuresSection(experiment: Experiment): string[] {
-  const failing = experiment.records.filter((r) => r.outcome !== 'pass');
-  if (failing.length === 0) return [];
-  const withEpoch = showsEpochs(experiment);
-  const rows = failing.slice(0, MAX_FAILURE_ROWS).map((r) => {
+/** The outcomes the failures section lists. */
+const NOT_PASSED: readonly Outcome[] = ['fail', 'error', 'pending'];
+
+/** The first `MAX_FAILURE_ROWS` records that did not pass, and how many did not. */
+function failuresSection(shown: readonly RunRecord[], failing: number, withEpoch: boolean): string[] {
+  if (failing === 0) return [];
+  const rows = shown.map((r) => {
     const score = trialScore(r);
     return [
       markdownCell(trialName(r, withEpoch), 80),
@@ -114,10 +120,10 @@ function failuresSection(experiment: Experiment): string[] {
       markdownCell(trialExplanation(r) ?? ''),
     ];
   });
-  const more = failing.length - rows.length;
+  const more = failing - rows.length;
   return [
     '',
-    `### Not passed (${failing.length})`,
+    `### Not passed (${failing})`,
     '',
     ...table(['Task', 'Outcome', 'Score', 'Why'], ['l', 'l', 'r', 'l'], rows),
     ...(more > 0 ? ['', `_…and ${more} more (see the full report)._`] : []),
@@ -131,12 +137,14 @@ export const MAX_ANNOTATION_ROWS = 20;
  * People's labels and notes, each beside its trial: grouped in the experiment's trial order,
  * oldest first within a trial. A person's text is escaped like agent output.
  */
-function annotationsSection(experiment: Experiment, options: ReportOptions): string[] {
-  const annotations = options.annotations ?? [];
+function annotationsSection(
+  annotations: readonly Annotation[],
+  order: ReadonlyMap<string, { readonly index: number; readonly r: Pick<RunRecord, 'task_id' | 'epoch'> }>,
+  trials: number,
+  withEpoch: boolean,
+): string[] {
   if (annotations.length === 0) return [];
-  const withEpoch = showsEpochs(experiment);
-  const order = new Map(experiment.records.map((r, index) => [r.run_id, { r, index }]));
-  const place = (runId: string) => order.get(runId)?.index ?? experiment.records.length;
+  const place = (runId: string) => order.get(runId)?.index ?? trials;
   const sorted = [...annotations].sort((a, b) => place(a.run_id) - place(b.run_id));
   const rows = sorted.slice(0, MAX_ANNOTATION_ROWS).map((a) => {
     const found = order.get(a.run_id);
@@ -161,19 +169,68 @@ function annotationsSection(experiment: Experiment, options: ReportOptions): str
 
 /** A summary sized for a pull-request comment: verdict, metrics with intervals, violations, failures, annotations. */
 export function renderMarkdown(experiment: Experiment, options: ReportOptions = {}): string {
+  const { records } = experiment;
+  const failing = records.filter((r) => r.outcome !== 'pass');
+  const withEpoch = showsEpochs(experiment);
+  return markdownText(experiment, {
+    counts: countOutcomes(experiment),
+    flaky: reportFlaky(experiment, options),
+    failures: failuresSection(failing.slice(0, MAX_FAILURE_ROWS), failing.length, withEpoch),
+    annotations: annotationsSection(
+      options.annotations ?? [],
+      new Map(records.map((r, index) => [r.run_id, { r, index }])),
+      records.length,
+      withEpoch,
+    ),
+  });
+}
+
+/** `renderMarkdown` of the experiment with its records: one fold, then the rows that did not pass. */
+export async function streamMarkdown(
+  experiment: Experiment,
+  pages: RecordPages,
+  write: ReportWriter,
+  options: ReportOptions = {},
+): Promise<void> {
+  const annotations = options.annotations ?? [];
+  const fold = await foldRun(experiment, pages, {
+    ...(options.flaky === undefined ? {} : { flaky: options.flaky }),
+    keep: new Set(annotations.map((a) => a.run_id)),
+  });
+  const shown = await collect(pages.records({ outcomes: NOT_PASSED, limit: MAX_FAILURE_ROWS }));
+  const failing = fold.counts.total - fold.counts.pass;
+  const order = new Map([...fold.kept].map(([id, { index, glance }]) => [id, { index, r: glance }]));
+  await write(
+    markdownText(experiment, {
+      counts: fold.counts,
+      flaky: fold.flaky,
+      failures: failuresSection(shown, failing, fold.withEpoch),
+      annotations: annotationsSection(annotations, order, fold.counts.total, fold.withEpoch),
+    }),
+  );
+}
+
+function markdownText(
+  experiment: Experiment,
+  parts: {
+    readonly counts: OutcomeCounts;
+    readonly flaky: readonly FlakyTask[];
+    readonly failures: readonly string[];
+    readonly annotations: readonly string[];
+  },
+): string {
   const verdict = experimentVerdict(experiment);
-  const counts = countOutcomes(experiment);
   const suite = markdownCell(experiment.suite.name ?? experiment.suite.id, 120);
   const harness = markdownCell(`${experiment.harness.name}@${experiment.harness.version}`, 120);
   const lines = [
     `## HarnessEval: ${suite} × ${harness}`,
     '',
-    `**${verdict}** — ${outcomeSummary(counts)} · experiment ${markdownCell(experiment.id, 120)}`,
+    `**${verdict}** — ${outcomeSummary(parts.counts)} · experiment ${markdownCell(experiment.id, 120)}`,
     ...metricsSection(experiment),
-    ...flakySection(experiment, options),
+    ...flakySection(parts.flaky),
     ...violationsSection(experiment),
-    ...failuresSection(experiment),
-    ...annotationsSection(experiment, options),
+    ...parts.failures,
+    ...parts.annotations,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -186,5 +243,6 @@ export function createMarkdownReporter(): ReporterV1 {
     async report(experiment, options) {
       return deliver(renderMarkdown(experiment, options), options);
     },
+    streamReport: (experiment, pages, write, options) => streamMarkdown(experiment, pages, write, options),
   };
 }

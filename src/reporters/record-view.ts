@@ -1,5 +1,5 @@
 import type { Experiment } from '../core/experiment.ts';
-import { overallScore, type ScoredExperiment } from '../core/overall-score.ts';
+import { type OverallScore, overallScore, type ScoredExperiment } from '../core/overall-score.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import { firstFailure } from '../util/first-failure.ts';
 
@@ -14,7 +14,7 @@ export function showsEpochs(experiment: Experiment): boolean {
 }
 
 /** `task_id` or `task_id#epoch` (epochs as stored, starting at 0). */
-export function trialName(record: RunRecord, withEpoch: boolean): string {
+export function trialName(record: Pick<RunRecord, 'task_id' | 'epoch'>, withEpoch: boolean): string {
   return withEpoch ? `${record.task_id}#${record.epoch}` : record.task_id;
 }
 
@@ -40,7 +40,11 @@ export function agentLatency(record: RunRecord): number | null {
  */
 export function overallScoreText(experiment: ScoredExperiment, digits = 3): string {
   const tasks = experiment.suite.tasks.length > 0 ? experiment.suite.tasks : taskIds(experiment);
-  const score = overallScore(experiment.records, tasks);
+  return overallScoreLabel(overallScore(experiment.records, tasks), digits);
+}
+
+/** `overallScoreText` of a score already computed (a streamed report folds it). */
+export function overallScoreLabel(score: OverallScore, digits = 3): string {
   const value = score.value === null ? 'n/a' : score.value.toFixed(digits);
   const notes: string[] = [];
   if (score.pending > 0) {

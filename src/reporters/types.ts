@@ -1,6 +1,6 @@
 import type { Annotation } from '../core/annotation.ts';
 import type { Experiment } from '../core/experiment.ts';
-import type { RunRecord } from '../core/run-record.ts';
+import type { Outcome, RunRecord } from '../core/run-record.ts';
 import type { FlakyTask } from '../metrics/flaky.ts';
 
 export interface ReportOptions {
@@ -31,8 +31,39 @@ export interface ReportOptions {
 }
 
 /**
+ * What a report reads of every trial without its output or trace: light enough to fold over a whole
+ * run. `error_kind` is the record's own, else its adapter output's (as `recordErrorKind` reads it).
+ */
+export type TrialGlance = Pick<
+  RunRecord,
+  'run_id' | 'task_id' | 'epoch' | 'outcome' | 'scores' | 'duration_seconds' | 'cost_usd' | 'error_kind'
+>;
+
+/**
+ * The records of a stored experiment, read a page at a time (never all at once), each in the
+ * experiment's order (suite task, then epoch) and scrubbed of secrets like the report itself.
+ */
+export interface RecordPages {
+  /** How many records there are (with one of `outcomes`, when given). */
+  count(outcomes?: readonly Outcome[]): Promise<number>;
+  /** The records (with one of `outcomes`; at most `limit`). */
+  records(query?: {
+    readonly outcomes?: readonly Outcome[];
+    readonly limit?: number;
+  }): AsyncIterable<RunRecord>;
+  /** Every record's glance. */
+  glances(): AsyncIterable<TrialGlance>;
+}
+
+/** Takes the next piece of a report's text (written to a file or the terminal in order). */
+export type ReportWriter = (chunk: string) => Promise<void>;
+
+/**
  * Renders an experiment. `report` returns the text and writes it when given a destination.
- * Streaming reporters (jsonl) also implement the optional lifecycle hooks.
+ * Streaming reporters (jsonl) also implement the optional lifecycle hooks. A reporter that also
+ * implements `streamReport` lets `harnesseval run` with a store write its report from pages of
+ * the store: memory then does not grow with the trials. Without it, `report` gets the experiment
+ * with every record read back (the built-ins all implement it).
  */
 export interface ReporterV1 {
   readonly specificationVersion: 'v1';
@@ -40,6 +71,16 @@ export interface ReporterV1 {
   /** File extensions that select this reporter for `-o FILE`. */
   readonly extensions: readonly string[];
   report(experiment: Experiment, options?: ReportOptions): Promise<string>;
+  /**
+   * Writes exactly the text `report` would return for the experiment with its records, in pieces
+   * through `write`; the records come from `pages` (`experiment.records` is empty).
+   */
+  streamReport?(
+    experiment: Experiment,
+    pages: RecordPages,
+    write: ReportWriter,
+    options?: ReportOptions,
+  ): Promise<void>;
   onRunStart?(experiment: Experiment, options?: ReportOptions): Promise<void>;
   onTrialEnd?(record: RunRecord): Promise<void>;
   onRunEnd?(experiment: Experiment): Promise<void>;

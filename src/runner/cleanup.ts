@@ -35,8 +35,9 @@ export async function cleanupStore(store: ExperimentStore): Promise<CleanupRepor
     if (!sameProcess(current, me)) continue;
     await store.updateExperiment(summary.id, { status: 'interrupted' });
     await store.releaseLease(summary.id, me);
-    const experiment = await store.getExperiment(summary.id);
-    interrupted.push({ id: summary.id, suiteFile: experiment?.suite.file });
+    // Only the suite file, for the resume command: the document, not every record.
+    const document = await store.getExperimentDocument(summary.id);
+    interrupted.push({ id: summary.id, suiteFile: document?.suite.file });
   }
   return { orphans, killed, interrupted };
 }

@@ -14,26 +14,23 @@ import type { Task } from '../core/task.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import { aggregateExperiment } from '../scoring/experiment-aggregate.ts';
 import type { ExperimentStream } from '../scoring/experiment-stream.ts';
+import type { ExperimentDocument } from '../store/documents.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { captureEnvironment, newExperimentId } from './environment.ts';
-import { filterTasks, trialKey } from './plan.ts';
-import {
-  finishedRecords,
-  isRetryableError,
-  resumedSettings,
-  resumedTasks,
-  retriedSettings,
-} from './resume-plan.ts';
+import { filterTasks } from './plan.ts';
+import { resumedSettings, resumedTasks, retriedSettings } from './resume-plan.ts';
+import { type ContinueMode, StoredTrials } from './stored-trials.ts';
 
 export interface ExperimentPlan {
   readonly experiment: Experiment;
-  /** Trials already finished (a resume): they do not run again. */
-  readonly done: RunRecord[];
+  /**
+   * What the store holds of the experiment (a resume or a retry; nothing for a new one): which
+   * trials are finished and do not run again, and (with --retry-errors) which run again.
+   */
+  readonly stored: StoredTrials;
   readonly settings: RunSettings;
   readonly tasks: Task[];
   readonly resumed: boolean;
-  /** With --retry-errors: the keys of the trials to run again (nothing else runs). */
-  readonly retry?: ReadonlySet<string>;
 }
 
 export interface OpenOptions {
@@ -51,15 +48,18 @@ export function suiteDirOf(suite: Suite): string {
   return suite.source === undefined ? process.cwd() : dirname(suite.source.file);
 }
 
-/** The stored experiment a resume or a retry continues; it must have run the same suite file. */
+/**
+ * The stored experiment a resume or a retry continues (its document: the records are read a page
+ * at a time later); it must have run the same suite file.
+ */
 async function storedExperiment(
   options: OpenOptions,
   store: ExperimentStore | undefined,
   id: string,
   flag: string,
-): Promise<Experiment> {
+): Promise<{ store: ExperimentStore; document: ExperimentDocument }> {
   if (store === undefined) throw new HarnessEvalError('usage', `${flag} needs a store (not --no-store)`);
-  const stored = await store.getExperiment(id);
+  const stored = await store.getExperimentDocument(id);
   if (stored === undefined) throw new HarnessEvalError('not_found', `no experiment ${id} in the store`);
   if (
     stored.suite.hash !== undefined &&
@@ -71,35 +71,31 @@ async function storedExperiment(
       `experiment ${stored.id} ran a different version of suite ${stored.suite.id}; ${flag} needs the same file`,
     );
   }
-  return stored;
+  return { store, document: stored };
 }
 
-/** A stored experiment to continue: the same suite file, its stored plan, its finished trials. */
-async function resumed(options: OpenOptions, id: string): Promise<ExperimentPlan> {
-  const stored = await storedExperiment(options, options.store, id, '--resume');
-  const settings = resumedSettings(stored, options.settings ?? {});
-  const tasks = resumedTasks(options.suite, stored);
+/**
+ * A stored experiment to continue: the same suite file, its stored plan, and its stored trials —
+ * with `resume` the missing ones run, with `retry` the ones that errored outside the harness's
+ * fault (their new records replace the old ones).
+ */
+async function continued(options: OpenOptions, id: string, mode: ContinueMode): Promise<ExperimentPlan> {
+  const flag = mode === 'resume' ? '--resume' : '--retry-errors';
+  const { store, document } = await storedExperiment(options, options.store, id, flag);
+  const given = options.settings ?? {};
+  const settings = mode === 'resume' ? resumedSettings(document, given) : retriedSettings(document, given);
+  const tasks = resumedTasks(options.suite, document);
+  const stored = await StoredTrials.read(store, document.id, {
+    taskIds: tasks.map((t) => t.id),
+    epochs: settings.epochs,
+    mode,
+  });
   return {
-    experiment: { ...stored, settings, status: 'running', records: [] },
-    done: finishedRecords(stored.records),
+    experiment: { ...document, settings, status: 'running', records: [] },
+    stored,
     settings,
     tasks,
     resumed: true,
-  };
-}
-
-/** A stored experiment whose errored trials (outside the harness's fault) run again. */
-async function retried(options: OpenOptions, id: string): Promise<ExperimentPlan> {
-  const stored = await storedExperiment(options, options.store, id, '--retry-errors');
-  const settings = retriedSettings(stored, options.settings ?? {});
-  const records = finishedRecords(stored.records);
-  return {
-    experiment: { ...stored, settings, status: 'running', records: [] },
-    done: records.filter((r) => !isRetryableError(r)),
-    settings,
-    tasks: resumedTasks(options.suite, stored),
-    resumed: true,
-    retry: new Set(records.filter(isRetryableError).map((r) => trialKey(r.task_id, r.epoch))),
   };
 }
 
@@ -110,8 +106,8 @@ async function retried(options: OpenOptions, id: string): Promise<ExperimentPlan
 export async function planExperiment(options: OpenOptions): Promise<ExperimentPlan> {
   if (options.resume !== undefined && options.retryErrors !== undefined)
     throw new HarnessEvalError('usage', '--resume and --retry-errors cannot be combined');
-  if (options.resume !== undefined) return resumed(options, options.resume);
-  if (options.retryErrors !== undefined) return retried(options, options.retryErrors);
+  if (options.resume !== undefined) return continued(options, options.resume, 'resume');
+  if (options.retryErrors !== undefined) return continued(options, options.retryErrors, 'retry');
   const settings = RunSettingsSchema.parse({ ...options.settings });
   const tasks = filterTasks(options.suite.tasks, settings.filters);
   if (tasks.length === 0) {
@@ -153,7 +149,11 @@ export async function planExperiment(options: OpenOptions): Promise<ExperimentPl
     violations: [],
     metadata: {},
   };
-  return { experiment, done: [], settings, tasks, resumed: false };
+  const stored = StoredTrials.none(
+    tasks.map((t) => t.id),
+    settings.epochs,
+  );
+  return { experiment, stored, settings, tasks, resumed: false };
 }
 
 export interface FinishOptions {

@@ -25,18 +25,19 @@ export function filterTasks(tasks: readonly Task[], filters: RunSettings['filter
   );
 }
 
-/** Every trial in file order, epoch by epoch within a task, minus those already done. */
+/**
+ * Every trial in file order, epoch by epoch within a task, that `runs` (default: all) — a
+ * resume's are those not done yet (`StoredTrials.runs`).
+ */
 export function planTrials(
   tasks: readonly Task[],
   epochs: number,
-  done: ReadonlySet<string> = new Set(),
+  runs: (taskIndex: number, epoch: number) => boolean = () => true,
 ): Trial[] {
   const trials: Trial[] = [];
   tasks.forEach((task, taskIndex) => {
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      const key = trialKey(task.id, epoch);
-      if (!done.has(key)) trials.push({ task, taskIndex, epoch, key });
-    }
+    for (let epoch = 0; epoch < epochs; epoch++)
+      if (runs(taskIndex, epoch)) trials.push({ task, taskIndex, epoch, key: trialKey(task.id, epoch) });
   });
   return trials;
 }

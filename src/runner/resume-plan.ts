@@ -31,7 +31,7 @@ function shown(value: unknown): string {
  * stored one). A plan setting given now that differs from the stored one is refused (`usage`).
  */
 export function resumedSettings(
-  stored: Experiment,
+  stored: Pick<Experiment, 'id' | 'settings'>,
   given: Partial<RunSettings>,
   flag = '--resume',
 ): RunSettings {
@@ -74,15 +74,6 @@ export function resumedTasks(suite: Suite, stored: Pick<Experiment, 'id' | 'suit
 }
 
 /**
- * The stored records a resume keeps: every trial that reached a result. A trial cut short by an
- * interruption is not a result of the harness (older versions stored some as `aborted` errors):
- * it runs again.
- */
-export function finishedRecords(records: readonly RunRecord[]): RunRecord[] {
-  return records.filter((record) => record.output.error_kind !== 'aborted');
-}
-
-/**
  * Errors that say nothing about the harness and may pass on a second try: infrastructure
  * (`transient`: HTTP 429/5xx, connection resets), timeouts, and checks that could not run
  * (`environment`). `run --retry-errors` runs these trials again.
@@ -98,7 +89,10 @@ export function isRetryableError(record: RunRecord): boolean {
  * The settings of a `--retry-errors` run: the stored plan, like a resume, except the timeout and
  * the retries, which may be raised for the trials that timed out or met a flaky service.
  */
-export function retriedSettings(stored: Experiment, given: Partial<RunSettings>): RunSettings {
+export function retriedSettings(
+  stored: Pick<Experiment, 'id' | 'settings'>,
+  given: Partial<RunSettings>,
+): RunSettings {
   const { timeout_seconds, retries, ...plan } = given;
   return {
     ...resumedSettings(stored, plan, '--retry-errors'),

@@ -24,7 +24,7 @@ import { type HarnessInput, resolveHarness } from './harness-input.ts';
 import { InOrder } from './in-order.ts';
 import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
-import { planTrials, type Trial, trialKey } from './plan.ts';
+import { planTrials, type Trial } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { checkSandboxFor } from './sandbox-step.ts';
 import { stepTasks } from './steps.ts';
@@ -187,9 +187,33 @@ interface Prepared {
 
 async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promise<Experiment> {
   const { plan, agent, emit } = prepared;
-  const { experiment, done, settings, tasks } = plan;
+  const { experiment, stored, settings, tasks } = plan;
   const store = options.store;
   const deadlines = new TrialDeadlines();
+  // A resume runs the trials not done yet; --retry-errors only the errored ones it chose.
+  const trials = planTrials(tasks, settings.epochs, (taskIndex, epoch) => stored.runs(taskIndex, epoch));
+  // Without `keepRecords` the records fold into the metrics as they finish (in plan order) and
+  // none is kept; a plugin's metric without a fold gets cut records instead (the same numbers).
+  const keep = options.keepRecords !== false;
+  const folding = keep ? undefined : foldingRun(options, plan, trials);
+  const refs = options.metrics ?? options.suite.metrics;
+  const builtin = builtinMetricsOnly(refs);
+  const forMetrics = keep || !builtin ? (r: RunRecord) => r : metricRecord;
+  const records: RunRecord[] = [];
+  // The stored trials a resume keeps, read again a page at a time. Trial records carry what the
+  // built-in metrics read; the default choice of metrics also asks whether a trial has a trace
+  // (unless one has criteria, which decides it), and a plugin's metric may read anything, so
+  // those read whole records.
+  if (store !== undefined) {
+    const whole = keep || !builtin || (refs.length === 0 && !stored.criteria);
+    if (folding === undefined)
+      await stored.readKept(store, experiment.id, { whole, once: false }, (r) => records.push(forMetrics(r)));
+    else
+      await stored.readKept(store, experiment.id, { whole, once: true }, (r) =>
+        folding.order.put(metricRecord(r)),
+      );
+  }
+  // Read before the trial setup, which may start a gateway: a failed read leaves nothing open.
   // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
   const setup = await createTrialSetup({
     experimentId: experiment.id,
@@ -209,26 +233,9 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     sandbox: prepared.sandbox,
     sandboxForwardPorts: options.sandboxForwardPorts ?? [],
   });
-  const missing = planTrials(tasks, settings.epochs, new Set(done.map((r) => trialKey(r.task_id, r.epoch))));
-  // --retry-errors runs only the errored trials it chose, not whatever else is missing (resume's job).
-  const trials = plan.retry === undefined ? missing : missing.filter((t) => plan.retry?.has(t.key));
-  // Without `keepRecords` the records fold into the metrics as they finish (in plan order) and
-  // none is kept; a plugin's metric without a fold gets cut records instead (the same numbers).
-  const keep = options.keepRecords !== false;
-  const folding = keep ? undefined : foldingRun(options, plan, trials);
-  const refs = options.metrics ?? options.suite.metrics;
-  const forMetrics = keep || !builtinMetricsOnly(refs) ? (r: RunRecord) => r : metricRecord;
-  const records: RunRecord[] = folding === undefined ? done.map(forMetrics) : [];
   const started = performance.now();
-  const progress = {
-    total: trials.length + done.length,
-    done: done.length,
-    passed: 0,
-    failed: 0,
-    errored: 0,
-    pending: 0,
-  };
-  for (const r of done) count(progress, r);
+  const { kept, passed, failed, errored, pending } = stored.counts;
+  const progress = { total: trials.length + kept, done: kept, passed, failed, errored, pending };
 
   let stopping = options.signal?.aborted ?? false;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -246,7 +253,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   options.stopNow?.addEventListener('abort', onStopNow, { once: true });
   if (options.stopNow?.aborted === true) onStopNow();
 
-  await emit({ type: 'run_start', experiment, trials: trials.length, resumed: done.length });
+  await emit({ type: 'run_start', experiment, trials: trials.length, resumed: kept });
   let next = 0;
   let storeFailure: string | undefined;
   const worker = async () => {
@@ -325,14 +332,17 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
 
 /**
  * The run's metrics folded as its records finish, in plan order; undefined when a metric has no
- * fold (a plugin's) or a stored record of a resume lies outside the plan: then records are kept.
+ * fold (a plugin's) or a stored record of a resume lies outside the plan (or repeats a trial):
+ * then records are kept. The stored trials a resume keeps are expected too; they are put when
+ * read (`StoredTrials.readKept`).
  */
 function foldingRun(
   options: ResolvedRunOptions,
   plan: Prepared['plan'],
   trials: readonly Trial[],
 ): { readonly stream: ExperimentStream; readonly order: InOrder } | undefined {
-  const { tasks, settings, done } = plan;
+  const { tasks, settings, stored } = plan;
+  if (stored.irregular > 0) return undefined;
   const stream = ExperimentStream.create({
     suite: options.suite,
     tasks: tasks.map((t) => ({ id: t.id, weight: t.weight, cluster: t.cluster })),
@@ -347,8 +357,7 @@ function foldingRun(
     (record) => stream.add(record),
   );
   for (const trial of trials) order.expect(trial.task.id, trial.epoch);
-  for (const record of done) if (!order.expect(record.task_id, record.epoch)) return undefined;
-  for (const record of done) order.put(metricRecord(record));
+  for (const { taskId, epoch } of stored.keptTrials()) order.expect(taskId, epoch);
   return { stream, order };
 }
 

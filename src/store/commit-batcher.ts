@@ -23,6 +23,12 @@ export interface CommitBatcherOptions<T, R> {
    */
   readonly keys: (item: T) => readonly string[];
   readonly maxBatch?: number;
+  /**
+   * Awaited before each batch is taken. A store whose writes block (SQLite) has no commit out
+   * while other trials finish, so nothing would ever wait to join a batch: yielding one turn of
+   * the event loop (`setImmediate`) lets the writes of that turn arrive and go together.
+   */
+  readonly gather?: () => Promise<void>;
 }
 
 export class CommitBatcher<T, R = void> {
@@ -38,9 +44,20 @@ export class CommitBatcher<T, R = void> {
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      this.#running ??= this.#drain().finally(() => {
-        this.#running = undefined;
-      });
+      this.#kick();
+    });
+  }
+
+  /**
+   * Starts draining unless a drain is running. An item can arrive after a drain saw an empty
+   * queue but before that drain's end was noticed: the drain that ends starts the next one, or
+   * that item would wait forever.
+   */
+  #kick(): void {
+    if (this.#running !== undefined) return;
+    this.#running = this.#drain().finally(() => {
+      this.#running = undefined;
+      if (this.#queue.length > 0) this.#kick();
     });
   }
 
@@ -51,6 +68,7 @@ export class CommitBatcher<T, R = void> {
 
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
+      if (this.#options.gather !== undefined) await this.#options.gather();
       const batch = this.#takeBatch();
       if (batch.length === 1) {
         await settle(batch[0]!, () => this.#options.writeOne(batch[0]!.item));

@@ -21,7 +21,13 @@ import {
   taskIndexes,
   taskIndexOf,
 } from './documents.ts';
-import { finishedAt, recordWindow, summarizeRecord } from './record-summary.ts';
+import {
+  finishedAt,
+  queriedOutcomes,
+  recordPageSize,
+  recordWindow,
+  summarizeRecord,
+} from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import {
   type ChildProcessRecord,
@@ -37,6 +43,7 @@ import type {
   ExperimentPatch,
   ExperimentStore,
   ExperimentSummary,
+  RecordPagesOptions,
   RecordQuery,
   RecordSummary,
 } from './types.ts';
@@ -154,6 +161,25 @@ export class MemoryStore implements ExperimentStore {
     return this.#window(experimentId, query).map((row) =>
       trialRecord(decodeRecord(row.document, experimentId, row.runId)),
     );
+  }
+
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    this.#ensureOpen();
+    const stored = this.#experiments.get(experimentId);
+    if (stored === undefined) return;
+    const rows = this.#selected(stored, {});
+    const size = recordPageSize(options);
+    for (let at = 0; at < rows.length; at += size) {
+      const page = rows.slice(at, at + size).map((row) => {
+        const record = decodeRecord(row.document, experimentId, row.runId);
+        return options.whole === true ? record : trialRecord(record);
+      });
+      await visit(page);
+    }
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
@@ -289,10 +315,11 @@ export class MemoryStore implements ExperimentStore {
 
   /** The rows the query's filters select, in suite-task order, then task id, epoch, insertion. */
   #selected(stored: StoredExperiment, query: RecordQuery): StoredRecord[] {
+    const outcomes = queriedOutcomes(query);
     const rows = [...stored.records.values()].filter(
       (row) =>
         (query.task === undefined || row.taskId === query.task) &&
-        (query.outcome === undefined || row.outcome === query.outcome) &&
+        (outcomes === undefined || outcomes.includes(row.outcome)) &&
         (query.finishedAfter === undefined ||
           row.finishedAt === null ||
           row.finishedAt > query.finishedAfter),

@@ -4,10 +4,16 @@ import type { RunRecord } from '../core/run-record.ts';
 import { decodeExperiment, decodeRecord, type ExperimentDocument, splitExperiment } from './documents.ts';
 import type { PostgresPool } from './postgres-pool.ts';
 import { listExperimentsQuery, type PostgresStatements, recordsQuery } from './postgres-sql.ts';
-import { summarizeRecord, summaryOfRow } from './record-summary.ts';
+import { recordPageSize, summarizeRecord, summaryOfRow } from './record-summary.ts';
 import { DocumentRowSchema, RecordRowSchema, toSummary } from './sqlite-statements.ts';
 import { trialRecordsOfRows } from './trial-record.ts';
-import type { ExperimentFilter, ExperimentSummary, RecordQuery, RecordSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentSummary,
+  RecordPagesOptions,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 /**
  * The PostgreSQL store's reads of experiments and records: what `compare`, `timeline`, the viewer
@@ -94,6 +100,53 @@ export class PostgresReads {
       );
       return new Map(decodeRecordRows(found, experimentId).map((record) => [record.run_id, record]));
     });
+  }
+
+  /**
+   * A cursor over the records in suite order, in one read-only snapshot (what getExperiment reads),
+   * fetched a page at a time: the server sorts once, the process holds one page.
+   */
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    const whole = options.whole === true;
+    const size = recordPageSize(options);
+    // The visitor's own failure is not the store's: it is kept apart from what the pool wraps.
+    let failed: { readonly error: unknown } | undefined;
+    await this.#db.transaction(
+      `read the runs of experiment ${experimentId}`,
+      async (client) => {
+        await client.query(
+          `DECLARE record_pages NO SCROLL CURSOR FOR SELECT run_id, ${whole ? 'document' : 'summary'}
+           FROM ${this.#s}.records WHERE experiment_id = $1 ORDER BY task_index, task_id, epoch`,
+          [experimentId],
+        );
+        for (;;) {
+          const rows = (await client.query(`FETCH ${size} FROM record_pages`)).rows;
+          if (rows.length === 0) return;
+          const page = whole
+            ? decodeRecordRows(rows, experimentId)
+            : await trialRecordsOfRows(rows, experimentId, async (runIds) => {
+                const found = await client.query(
+                  `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = ANY($2::text[])`,
+                  [experimentId, runIds],
+                );
+                return new Map(decodeRecordRows(found.rows, experimentId).map((r) => [r.run_id, r]));
+              });
+          try {
+            await visit(page);
+          } catch (error) {
+            failed = { error };
+            return;
+          }
+          if (rows.length < size) return;
+        }
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
+    if (failed !== undefined) throw failed.error;
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {

@@ -1,4 +1,4 @@
-import { recordWindow } from './record-summary.ts';
+import { queriedOutcomes, recordWindow } from './record-summary.ts';
 import type { ExperimentFilter, RecordQuery } from './types.ts';
 
 /**
@@ -127,9 +127,10 @@ export function recordsQuery(
     values.push(query.task);
     where.push(`task_id = $${values.length}`);
   }
-  if (query.outcome !== undefined) {
-    values.push(query.outcome);
-    where.push(`outcome = $${values.length}`);
+  const outcomes = queriedOutcomes(query);
+  if (outcomes !== undefined) {
+    values.push([...outcomes]);
+    where.push(`outcome = ANY($${values.length}::text[])`);
   }
   if (query.finishedAfter !== undefined) {
     values.push(query.finishedAfter);

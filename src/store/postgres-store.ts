@@ -37,6 +37,7 @@ import type {
   ExperimentPatch,
   ExperimentStore,
   ExperimentSummary,
+  RecordPagesOptions,
   RecordQuery,
   RecordSummary,
 } from './types.ts';
@@ -266,6 +267,14 @@ export class PostgresStore implements ExperimentStore {
 
   async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
     return this.#reads.listTrialRecords(experimentId, query);
+  }
+
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    return this.#reads.readRecordPages(experimentId, visit, options);
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ErrorKindSchema } from '../core/agent-output.ts';
 import { HarnessEvalError } from '../core/errors.ts';
 import { CriterionResultSchema } from '../core/evaluation.ts';
-import { type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
 import { describeIssues, encodeDocument } from './documents.ts';
 import { TrialSummarySchema, trialSummary } from './trial-record.ts';
-import type { RecordQuery, RecordSummary } from './types.ts';
+import type { RecordPagesOptions, RecordQuery, RecordSummary } from './types.ts';
 
 /**
  * A trial's summary, read from its stored document by every store the same way. Only the fields
@@ -136,6 +136,12 @@ export function recordWindow(query: RecordQuery): { offset: number; limit: numbe
   };
 }
 
+/** `readRecordPages`' page size as a whole number of at least 1 (default 1,000). */
+export function recordPageSize(options: RecordPagesOptions): number {
+  const size = options.pageSize ?? 1000;
+  return Number.isFinite(size) ? Math.max(1, Math.trunc(size)) : 1000;
+}
+
 /**
  * The text of a record's summary, stored beside its document (a `summary` column) when the record
  * is written: the viewer's fields in the record's own shape, then the trial fields
@@ -157,4 +163,10 @@ export function summaryOfRow(row: {
   } catch {
     return undefined;
   }
+}
+
+/** The outcomes a query's `outcome` filter keeps, as a list (undefined: every outcome). */
+export function queriedOutcomes(query: RecordQuery): readonly Outcome[] | undefined {
+  const { outcome } = query;
+  return outcome === undefined ? undefined : typeof outcome === 'string' ? [outcome] : outcome;
 }

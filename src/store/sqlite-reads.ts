@@ -3,8 +3,9 @@ import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { decodeExperiment, decodeRecord, type ExperimentDocument, splitExperiment } from './documents.ts';
 import { userVersion } from './migrations.ts';
-import { recordWindow, summarizeRecord, summaryOfRow } from './record-summary.ts';
+import { queriedOutcomes, recordWindow, summarizeRecord, summaryOfRow } from './record-summary.ts';
 import type { SqliteAccess } from './sqlite-access.ts';
+import { sqliteRecordPages } from './sqlite-pages.ts';
 import {
   DocumentRowSchema,
   RecordRowSchema,
@@ -13,7 +14,13 @@ import {
   toSummary,
 } from './sqlite-statements.ts';
 import { trialRecordsOfRows } from './trial-record.ts';
-import type { ExperimentFilter, ExperimentSummary, RecordQuery, RecordSummary } from './types.ts';
+import type {
+  ExperimentFilter,
+  ExperimentSummary,
+  RecordPagesOptions,
+  RecordQuery,
+  RecordSummary,
+} from './types.ts';
 
 /**
  * The SQLite store's reads of experiments and records (what `compare`, `timeline`, reporters and
@@ -84,6 +91,16 @@ export class SqliteReads {
     );
   }
 
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    const read = <T>(fn: () => T) => this.#access.read(fn);
+    const summaries = read(() => this.#schemaVersion() >= 5);
+    await sqliteRecordPages({ db: this.#access.db, experimentId, visit, options, read, summaries });
+  }
+
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
     return this.#access.read(() => {
       const [row] = this.#recordRows(experimentId, query, 'count(*) AS n', false) as { n?: unknown }[];
@@ -144,22 +161,29 @@ export class SqliteReads {
       where.push('task_id = ?');
       params.push(query.task);
     }
-    if (query.outcome !== undefined) {
-      where.push('outcome = ?');
-      params.push(query.outcome);
+    const outcomes = queriedOutcomes(query);
+    if (outcomes !== undefined) {
+      where.push(`outcome IN (${outcomes.map(() => '?').join(', ') || 'NULL'})`);
+      params.push(...outcomes);
     }
     // A file older than schema 6 (opened read-only) knows no finish time: every row is "new".
     if (query.finishedAfter !== undefined && this.#schemaVersion() >= 6) {
       where.push('(finished_at IS NULL OR finished_at > ?)');
       params.push(query.finishedAfter);
     }
-    let sql = `SELECT ${columns} FROM records WHERE ${where.join(' AND ')}`;
-    if (ordered) {
-      const { offset, limit } = recordWindow(query);
-      sql += ' ORDER BY task_index, task_id, epoch, rowid LIMIT ? OFFSET ?';
-      params.push(limit ?? -1, offset);
-    }
-    return this.#access.db.prepare(sql).all(...params);
+    const { db } = this.#access;
+    const order = 'ORDER BY task_index, task_id, epoch, rowid';
+    const filtered = `FROM records WHERE ${where.join(' AND ')}`;
+    if (!ordered) return db.prepare(`SELECT ${columns} ${filtered}`).all(...params);
+    const { offset, limit } = recordWindow(query);
+    if (limit === undefined && offset === 0)
+      return db.prepare(`SELECT ${columns} ${filtered} ${order}`).all(...params);
+    // A window sorts only the keys of the rows, then reads the documents of the window: a report
+    // paging through 100,000 records would otherwise sort every document once per page.
+    const window = `SELECT rowid ${filtered} ${order} LIMIT ? OFFSET ?`;
+    return db
+      .prepare(`SELECT ${columns} FROM records WHERE rowid IN (${window}) ${order}`)
+      .all(...params, limit ?? -1, offset);
   }
 
   /** Rows of run_id and summary; a file older than schema 5 (opened read-only) has documents only. */

@@ -2,6 +2,7 @@ import type { Annotation, AnnotationEdit, AnnotationInput, AnnotationTimes } fro
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
+import { CommitBatcher } from './commit-batcher.ts';
 import {
   checkExperiment,
   checkRecord,
@@ -26,6 +27,7 @@ import type {
   ExperimentPatch,
   ExperimentStore,
   ExperimentSummary,
+  RecordPagesOptions,
   RecordQuery,
   RecordSummary,
 } from './types.ts';
@@ -49,6 +51,19 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Open for reading only: nothing is created or migrated (read commands; a read-only folder works). */
   readonly readonly?: boolean;
+}
+
+/** One record as its row: what `appendRecord` commits. */
+interface RecordRow {
+  readonly experiment_id: string;
+  readonly run_id: string;
+  readonly task_id: string;
+  readonly epoch: number;
+  readonly task_index: number;
+  readonly outcome: string;
+  readonly document: string;
+  readonly summary: string;
+  readonly finished_at: string | null;
 }
 
 /** One statement waits this long for a lock before the store retries it (the wait blocks). */
@@ -132,12 +147,31 @@ export class SqliteStore implements ExperimentStore {
   async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
     const checked = checkRecord(experimentId, record);
     const indexes = this.#taskOrderOf(experimentId);
-    const row = this.#recordRow(experimentId, checked, indexes);
-    // A single statement in autocommit mode is its own transaction, committed (and fsynced) on return.
-    await this.#access.write(`store run ${checked.run_id} of experiment ${experimentId}`, () => {
-      this.#upsert().run(row);
-    });
+    await this.#appends.add(this.#recordRow(experimentId, checked, indexes));
   }
+
+  /**
+   * Group commit: the records of the trials that finish in one turn of the event loop go in one
+   * transaction (one WAL commit, and with `full` one fsync, for all of them). Each `appendRecord`
+   * still resolves only once its own record is committed; a failed batch is written row by row,
+   * so each caller gets its own error.
+   */
+  readonly #appends = new CommitBatcher<RecordRow>({
+    gather: () => new Promise((resolve) => setImmediate(resolve)),
+    keys: (row) => [`${row.experiment_id}\u0000${row.run_id}`],
+    writeOne: (row) =>
+      this.#access.write(`store run ${row.run_id} of experiment ${row.experiment_id}`, () => {
+        this.#upsert().run(row);
+      }),
+    writeBatch: async (rows) => {
+      await this.#access.write(`store ${rows.length} runs`, () => {
+        this.#access.db.transaction(() => {
+          for (const row of rows) this.#upsert().run(row);
+        })();
+      });
+      return rows.map(() => undefined);
+    },
+  });
 
   async updateExperiment(experimentId: string, patch: ExperimentPatch): Promise<void> {
     await this.#access.write(`update experiment ${experimentId}`, () => {
@@ -176,6 +210,14 @@ export class SqliteStore implements ExperimentStore {
 
   async listTrialRecords(experimentId: string, query: RecordQuery = {}): Promise<RunRecord[]> {
     return this.#reads.listTrialRecords(experimentId, query);
+  }
+
+  async readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options: RecordPagesOptions = {},
+  ): Promise<void> {
+    return this.#reads.readRecordPages(experimentId, visit, options);
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
@@ -255,6 +297,7 @@ export class SqliteStore implements ExperimentStore {
   }
 
   async close(): Promise<void> {
+    await this.#appends.idle();
     if (this.#access.db.open) {
       this.#access.db.close();
       this.#cleanup();
@@ -276,7 +319,7 @@ export class SqliteStore implements ExperimentStore {
     return this.#upsertRecord;
   }
 
-  #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>) {
+  #recordRow(experimentId: string, record: RunRecord, indexes: ReadonlyMap<string, number>): RecordRow {
     return {
       experiment_id: experimentId,
       run_id: record.run_id,

@@ -52,7 +52,8 @@ export interface RecordSummary {
 /** Which of an experiment's records to read: filters, then a window of the ordered result. */
 export interface RecordQuery {
   readonly task?: string;
-  readonly outcome?: Outcome;
+  /** Records of this outcome, or of any of these (a report's failed and errored rows). */
+  readonly outcome?: Outcome | readonly Outcome[];
   /**
    * Only records that finished after this ISO time (`RecordSummary.finished_at`), and those whose
    * finish time is not known (stored before it was kept, or an unreadable start): what is new
@@ -63,6 +64,14 @@ export interface RecordQuery {
   readonly offset?: number;
   /** At most this many (default: all). */
   readonly limit?: number;
+}
+
+/** How `readRecordPages` reads. */
+export interface RecordPagesOptions {
+  /** Whole records, as `listRecords` gives them (default: trial records, as `listTrialRecords`). */
+  readonly whole?: boolean;
+  /** Records per page (default 1,000). */
+  readonly pageSize?: number;
 }
 
 /** Absent and `undefined` fields alike are left as they are. */
@@ -110,6 +119,18 @@ export interface ExperimentStore {
    * experiment.
    */
   listTrialRecords(experimentId: string, query?: RecordQuery): Promise<RunRecord[]>;
+  /**
+   * Every record of the experiment — trial records as `listTrialRecords` gives them, or with
+   * `whole` the records as `listRecords` does — in the same order, handed to `visit` one page at
+   * a time, each awaited before the next page is read: a reader of 100,000 trials holds a page,
+   * not the experiment (an offset per page would re-walk the rows before it). Nothing is visited
+   * for an unknown experiment.
+   */
+  readRecordPages(
+    experimentId: string,
+    visit: (page: RunRecord[]) => void | Promise<void>,
+    options?: RecordPagesOptions,
+  ): Promise<void>;
   /** How many records the query's filters select (its offset and limit are ignored). */
   countRecords(experimentId: string, query?: RecordQuery): Promise<number>;
   /** Newest first. */

@@ -57,6 +57,9 @@ describe('the console above 200 trials', () => {
     expect(r.stdout).toContain(`244 of ${TRIALS} trials not shown: --all shows every row`);
     expect(r.stdout).toMatch(/244\/250 passed, 4 failed, 2 errors/);
     expect(r.stdout.split('\n').length).toBeLessThan(80);
+    // Read from pages of the store, the summary is what `report` prints from the whole experiment.
+    const id = /stored experiment (exp-\S+)/.exec(r.stderr)?.[1] ?? '';
+    expect((await cli(['report', id, '--store', store], root)).stdout).toBe(r.stdout);
 
     const experiment = ExperimentSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     expect(experiment.records).toHaveLength(TRIALS);
@@ -67,12 +70,15 @@ describe('the console above 200 trials', () => {
   }, 120_000);
 
   it('shows every row with --all', async () => {
+    const store = join(root, 'all.db');
     const r = await cli(
-      ['run', suite, '--harness', harness, '--store', join(root, 'all.db'), '--no-progress', '--all'],
+      ['run', suite, '--harness', harness, '--store', store, '--no-progress', '--all'],
       root,
     );
     expect(rowsOf(r.stdout)).toHaveLength(TRIALS);
     expect(r.stdout).not.toContain('--all shows every row');
+    const id = /stored experiment (exp-\S+)/.exec(r.stderr)?.[1] ?? '';
+    expect((await cli(['report', id, '--store', store, '--all'], root)).stdout).toBe(r.stdout);
   }, 120_000);
 
   it('shows every row of a run of 200 or fewer without --all (no store)', async () => {

@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { agentCheckout, exportedExperiment, useQueueWorkers } from '../helpers/queue-workers.ts';
-import { cli, ROOT, waitFor } from '../helpers/run-cli.ts';
+import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 
 // A worker SIGKILLed after its records are committed and before its batch of job completions
 // commits, through the built CLI (`npx tsdown` first) on a real PostgreSQL. The test holds the
@@ -58,14 +59,22 @@ describe('a worker killed between its commits and its batch of job completions',
       expect(await count(db, jobs, [id, 'active'])).toBe(TASKS);
       expect(await count(db, jobs, [id, 'completed'])).toBe(0);
 
+      // Every trial has a record while its jobs are still taken: `runs watch` does not call the
+      // experiment done before they end (each retry counts an attempt on its record).
+      const watch = startCli(['runs', '--store', url, 'watch', id], root);
+      const early = await Promise.race([watch.done.then(() => true), sleep(4000).then(() => false)]);
+      expect(early, `runs watch ended while jobs were active: ${watch.stderr()}`).toBe(false);
+
       // The jobs expire; another worker runs every trial again, keeps the first records and completes
-      // the jobs. (`runs watch` may call the experiment completed earlier: every trial has a record.)
+      // the jobs; only then does the watch report the experiment completed.
       const survivor = pool.start(root, { jobs: 2, env });
-      await waitFor(async () => (await count(db, jobs, [id, 'completed'])) === TASKS, 90_000);
-      expect(await pool.stop(survivor)).toBe(0);
-      const watched = await cli(['runs', '--store', url, 'watch', id], root);
+      const watched = await watch.done;
+      const open = `SELECT count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 AND state IN ('created', 'retry', 'active')`;
+      expect(await count(db, open, [id])).toBe(0);
+      expect(await count(db, jobs, [id, 'completed'])).toBe(TASKS);
       expect(watched.stdout).toContain(`experiment ${id} completed`);
       expect(watched.status).toBe(0);
+      expect(await pool.stop(survivor)).toBe(0);
       const experiment = await exportedExperiment(url, root, id);
       expect(experiment.status).toBe('completed');
       expect(experiment.records.map((r) => [r.task_id, r.attempts]).sort()).toEqual(

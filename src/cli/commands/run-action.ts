@@ -5,13 +5,14 @@ import type { RunRecord } from '../../core/run-record.ts';
 import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
+import { secretRedactor } from '../../store/redact.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { escapeControl } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
-import { type CliIO, useColor } from '../io.ts';
+import type { CliIO } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
-import { continuation, type ResumeInputs, RunSignals } from '../run-stop.ts';
-import { chosenStore, shownStore } from '../store-location.ts';
+import { type ResumeInputs, RunSignals } from '../run-stop.ts';
+import { report } from './run-report.ts';
 
 export interface RunFlags {
   harness?: string;
@@ -94,6 +95,9 @@ export async function executeRun(run: RunInvocation): Promise<number> {
   const say = (text: string) =>
     progress === undefined ? io.stderr.write(`${text}\n`) : progress.message(text);
   const signals = new RunSignals(io, run.inputs, say);
+  // The workspaces this run kept, from its trial_end events: the reports need no records for them.
+  const kept: string[] = [];
+  const redactText = secretRedactor(io.env);
   signals.install();
   try {
     let experiment: Experiment;
@@ -120,7 +124,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         env: io.env,
         ...(io.plugins === undefined ? {} : { plugins: io.plugins }),
         settings: askedSettings(flags, run.given),
-        // With a store the records stream to it and the reports read them back after the run.
+        // With a store the records stream to it and the reports read them back in pages after the run.
         keepRecords: store === undefined,
         onEvent: async (event) => {
           switch (event.type) {
@@ -145,6 +149,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
               break;
             case 'trial_end':
               progress?.trialEnded(trialLabel(event.record.task_id, event.record.epoch, flags.epochs));
+              if (event.record.workspace !== undefined) kept.push(redactText(event.record.workspace));
               if (streaming.length > 0) {
                 const record = await redactRecord(event.record, io.env);
                 for (const reporter of streaming) await reporter.onTrialEnd?.(record);
@@ -163,8 +168,6 @@ export async function executeRun(run: RunInvocation): Promise<number> {
           }
         },
       });
-      if (store !== undefined)
-        experiment = { ...experiment, records: await store.listRecords(experiment.id) };
     } catch (error) {
       progress?.finish();
       return reportError(io, error, {
@@ -174,58 +177,15 @@ export async function executeRun(run: RunInvocation): Promise<number> {
       });
     }
     signals.reporting();
-    return await report(run, experiment);
+    // With a store the records streamed to it: the reports read them back a page at a time.
+    return await report(
+      run,
+      experiment,
+      store === undefined ? { from: 'experiment' } : { from: 'store', store, kept },
+    );
   } finally {
     signals.uninstall();
   }
-}
-
-export async function report(run: RunInvocation, finished: Experiment): Promise<number> {
-  const { io, flags } = run;
-  // Reports get what the store gets: secret values from the environment are scrubbed.
-  const experiment = await redactedForReports(finished, io.env);
-  const color = useColor(io);
-  const width = io.stdout.columns ?? 100;
-  for (const reporter of run.stdoutReporters) {
-    const text = await reporter.report(experiment, { color, width, allRows: flags.all === true });
-    // The lines on stderr below must not run on from the report's last line.
-    io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
-  }
-  for (const { reporter, destination } of run.fileReporters) {
-    await reporter.report(experiment, { destination });
-    io.stderr.write(`wrote ${destination}\n`);
-  }
-  if (run.store !== undefined && flags.store !== false)
-    io.stderr.write(
-      `stored experiment ${experiment.id} in ${shownStore(chosenStore(flags.store, io.env))}\n`,
-    );
-  const kept = experiment.records.flatMap((r) => (r.workspace === undefined ? [] : [r.workspace]));
-  if (kept.length > 0)
-    io.stderr.write(
-      `kept ${kept.length} workspace${kept.length === 1 ? '' : 's'}: ${kept.slice(0, 3).join(', ')}${kept.length > 3 ? ', …' : ''}\n`,
-    );
-
-  if (experiment.status === 'interrupted') {
-    io.stderr.write(`harnesseval: interrupted; ${continuation(run.inputs, experiment.id)}\n`);
-    return EXIT.interrupted;
-  }
-  if (
-    experiment.records.length > 0 &&
-    experiment.records.every((r) => r.outcome === 'error' && r.error_kind === 'environment')
-  ) {
-    io.stderr.write(
-      `harnesseval: every trial hit an environment error (a check could not run here, which says nothing about the harness); first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
-    );
-    return EXIT.failure;
-  }
-  if (experiment.records.length > 0 && experiment.records.every((r) => r.outcome === 'error')) {
-    io.stderr.write(
-      `harnesseval: every trial failed with an error; first: ${experiment.records[0]?.error ?? 'unknown'}\n`,
-    );
-    return EXIT.failure;
-  }
-  if (experiment.violations.length > 0 && flags.failOnThreshold) return EXIT.failure;
-  return EXIT.ok;
 }
 
 /** `suite × harness@version (exp-…): N trials`, as the console report's title begins. */
@@ -252,14 +212,6 @@ function rubricPendingReason(suite: Suite, experiment: Experiment): string | und
   if (typeof reason !== 'string') return undefined;
   const graded = suite.tasks.some((t) => t.criteria.some((c) => c.verification === 'rubric'));
   return graded ? reason : undefined;
-}
-
-async function redactedForReports(experiment: Experiment, env: NodeJS.ProcessEnv): Promise<Experiment> {
-  const [{ experimentToJson }, { ExperimentSchema }] = await Promise.all([
-    import('../../store/json-io.ts'),
-    import('../../core/experiment.ts'),
-  ]);
-  return ExperimentSchema.parse(JSON.parse(experimentToJson(experiment, { env })));
 }
 
 async function redactRecord(record: RunRecord, env: NodeJS.ProcessEnv): Promise<RunRecord> {

@@ -9,7 +9,8 @@ import type { CliIO } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
 import { shownStore } from '../store-location.ts';
 import { openQueueAt } from './queue-connection.ts';
-import { askedSettings, type RunFlags, report } from './run-action.ts';
+import { askedSettings, type RunFlags } from './run-action.ts';
+import { report } from './run-report.ts';
 
 export interface QueuedRunInvocation {
   readonly file: string;
@@ -122,9 +123,9 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
-    const experiment = await store.getExperiment(id);
-    if (experiment === undefined)
-      return reportError(io, new Error(`experiment ${id} vanished from the store`));
+    // The workers streamed the records to the store: the reports read them a page at a time.
+    const document = await store.getExperimentDocument(id);
+    if (document === undefined) return reportError(io, new Error(`experiment ${id} vanished from the store`));
     return await report(
       {
         ...run,
@@ -133,7 +134,8 @@ export async function runQueued(run: QueuedRunInvocation): Promise<number> {
         store,
         inputs: { file: run.file, harness: flags.harness, keep: ['--queue', shownStore(url)] },
       },
-      experiment,
+      { ...document, records: [] },
+      { from: 'store', store },
     );
   } finally {
     await queue.close();

@@ -4,7 +4,7 @@ import type { FlakyTask } from '../../metrics/flaky.ts';
 import { FLAKY_TITLE, flakyDescription, reportFlaky } from '../flaky-view.ts';
 import { escapeHtml } from './escape.ts';
 import { renderPage } from './page.ts';
-import { annotationsByRun, annotationsSection } from './sections/annotations.ts';
+import { type AnnotatedTrial, annotationsByRun, annotationsSection } from './sections/annotations.ts';
 import { experimentChartsSection } from './sections/experiment-charts.ts';
 import { metricCardsSection } from './sections/metric-cards.ts';
 import { summarySection } from './sections/summary.ts';
@@ -53,39 +53,57 @@ function flakySection(flaky: readonly FlakyTask[]): { id: string; title: string;
 
 /** The whole report for one experiment as one self-contained HTML document. */
 export function renderExperimentHtml(experiment: Experiment, options: ExperimentHtmlOptions = {}): string {
-  const { harness } = experiment;
   const flaky = reportFlaky(experiment, options.flaky ? { flaky: options.flaky } : {});
+  const byRun = annotationsByRun(options.annotations ?? []);
+  return experimentPage(experiment, options, {
+    flaky,
+    summary: summarySection(experiment),
+    charts: experimentChartsSection(experiment),
+    tasks: taskTableSection(experiment.records, new Set(flaky.map((t) => t.task_id))),
+    annotated: experiment.records,
+    trials: experiment.records.map((r) => trialData(r, byRun.get(r.run_id))),
+  });
+}
+
+/** The sections' markup and the trials' data, made from the records (or a fold of them) by the caller. */
+export interface ExperimentPageParts {
+  readonly flaky: readonly FlakyTask[];
+  readonly summary: string;
+  readonly charts: string;
+  readonly tasks: string;
+  /** The trials the annotations section names. */
+  readonly annotated: readonly AnnotatedTrial[];
+  readonly trials: readonly unknown[];
+}
+
+export function experimentPage(
+  experiment: Experiment,
+  options: ExperimentHtmlOptions,
+  parts: ExperimentPageParts,
+): string {
+  const { harness } = experiment;
   const annotations = options.annotations ?? [];
-  const byRun = annotationsByRun(annotations);
   return renderPage({
     title: `${experiment.name ?? experiment.suite.name ?? experiment.suite.id} — ${harness.name} ${harness.version}`,
     subtitle: `HarnessEval experiment ${experiment.id}`,
     sections: [
       ...(options.viewerOrigin === undefined ? [] : viewerSection(experiment, options.viewerOrigin)),
-      { id: 'summary', title: 'Summary', html: summarySection(experiment) },
+      { id: 'summary', title: 'Summary', html: parts.summary },
       { id: 'metrics', title: 'Metrics', html: metricCardsSection(experiment.metrics) },
-      ...flakySection(flaky),
-      { id: 'charts', title: 'Charts', html: experimentChartsSection(experiment) },
-      {
-        id: 'tasks',
-        title: 'Trials',
-        html: taskTableSection(experiment.records, new Set(flaky.map((t) => t.task_id))),
-      },
+      ...flakySection(parts.flaky),
+      { id: 'charts', title: 'Charts', html: parts.charts },
+      { id: 'tasks', title: 'Trials', html: parts.tasks },
       ...(annotations.length === 0
         ? []
         : [
             {
               id: 'annotations',
               title: 'Annotations',
-              html: annotationsSection(annotations, experiment.records),
+              html: annotationsSection(annotations, parts.annotated),
             },
           ]),
     ],
-    data: {
-      kind: 'experiment',
-      experiment_id: experiment.id,
-      trials: experiment.records.map((r) => trialData(r, byRun.get(r.run_id))),
-    },
+    data: { kind: 'experiment', experiment_id: experiment.id, trials: parts.trials },
     ...(options.nonce === undefined ? {} : { nonce: options.nonce }),
   });
 }

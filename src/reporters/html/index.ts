@@ -9,6 +9,7 @@ import type { Experiment } from '../../core/experiment.ts';
 import { deliver } from '../destination.ts';
 import type { ReporterV1, ReportOptions } from '../types.ts';
 import { renderExperimentHtml } from './experiment-page.ts';
+import { streamExperimentHtml } from './experiment-stream.ts';
 
 export type { ChartOptions, HistogramOptions, LinePoint, LineSeries, ScatterPoint } from './charts.ts';
 export { emptyChart, histogram, lineChart, scatter } from './charts.ts';
@@ -40,6 +41,13 @@ export function createHtmlReporter(): ReporterV1 {
         }),
         options,
       );
+    },
+    async streamReport(experiment, pages, write, options) {
+      await streamExperimentHtml(experiment, pages, write, {
+        ...(options?.flaky ? { flaky: options.flaky } : {}),
+        ...(options?.annotations ? { annotations: options.annotations } : {}),
+        ...(options?.viewerOrigin ? { viewerOrigin: options.viewerOrigin } : {}),
+      });
     },
   };
 }

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SuiteSchema } from '../../../src/core/suite.ts';
-import {
-  finishedRecords,
-  resumedSettings,
-  resumedTasks,
-  retriedSettings,
-} from '../../../src/runner/resume-plan.ts';
+import { resumedSettings, resumedTasks, retriedSettings } from '../../../src/runner/resume-plan.ts';
+import { standingOf } from '../../../src/runner/stored-trials.ts';
 import { makeExperiment, makeRecord } from '../../helpers/experiments.ts';
 
 const stored = makeExperiment({
@@ -47,15 +43,29 @@ describe('resumedTasks', () => {
   });
 });
 
-describe('finishedRecords', () => {
+describe('standingOf', () => {
+  const kept = makeRecord({ task_id: 'a' });
+  const aborted = makeRecord({
+    task_id: 'b',
+    outcome: 'error',
+    output: { output: null, error: 'the trial was aborted: interrupted', error_kind: 'aborted' },
+  });
+  const transient = makeRecord({
+    task_id: 'c',
+    outcome: 'error',
+    output: { output: null, error: 'HTTP 503', error_kind: 'transient' },
+  });
+
   it('drops trials that were aborted (not results of the harness) so that they run again', () => {
-    const kept = makeRecord({ task_id: 'a' });
-    const aborted = makeRecord({
-      task_id: 'b',
-      outcome: 'error',
-      output: { output: null, error: 'the trial was aborted: interrupted', error_kind: 'aborted' },
-    });
-    expect(finishedRecords([kept, aborted])).toEqual([kept]);
+    expect(standingOf(kept, 'resume')).toBe('kept');
+    expect(standingOf(aborted, 'resume')).toBe('ignored');
+    expect(standingOf(transient, 'resume')).toBe('kept');
+  });
+
+  it('runs again, with --retry-errors, the errors outside the harness and keeps the rest', () => {
+    expect(standingOf(kept, 'retry')).toBe('kept');
+    expect(standingOf(aborted, 'retry')).toBe('ignored');
+    expect(standingOf(transient, 'retry')).toBe('retry');
   });
 });
 

@@ -109,4 +109,52 @@ describe('CommitBatcher', () => {
     expect(log).toEqual(['one a:1', 'one b:1']);
     await batcher.idle();
   });
+
+  it('with gather, writes that block still batch: what arrives in one turn goes together', async () => {
+    const log: string[] = [];
+    // Synchronous writes, as SQLite's: without a gather step the first item would go alone.
+    const batcher = new CommitBatcher<string>({
+      gather: () => new Promise((resolve) => setImmediate(resolve)),
+      writeOne: async (item) => {
+        log.push(`one ${item}`);
+      },
+      writeBatch: async (items) => {
+        log.push(`batch ${items.join(',')}`);
+        return items.map(() => undefined);
+      },
+      keys: (item) => [item],
+    });
+    await Promise.all(['a', 'b', 'c'].map((item) => batcher.add(item)));
+    expect(log).toEqual(['batch a,b,c']);
+    // A lone write still goes alone, one turn later.
+    await batcher.add('d');
+    expect(log).toEqual(['batch a,b,c', 'one d']);
+    await batcher.idle();
+  });
+
+  it('never strands an item added just as a drain ends (callers that await through wrappers)', async () => {
+    const log: string[] = [];
+    const batcher = new CommitBatcher<string>({
+      writeOne: async (item) => {
+        log.push(`one ${item}`);
+      },
+      writeBatch: async (items) => {
+        log.push(`batch ${items.join(',')}`);
+        return items.map(() => undefined);
+      },
+      keys: (item) => [item],
+    });
+    // A store's append awaits the batcher inside its own async function: each caller's next add
+    // comes some microtasks after its item resolved. Every spacing must still get written.
+    const append = async (item: string, hops: number) => {
+      for (let i = 0; i < hops; i++) await Promise.resolve();
+      await batcher.add(item);
+    };
+    for (let hops = 0; hops < 6; hops++) {
+      await append(`x${hops}`, hops);
+      await append(`y${hops}`, hops);
+    }
+    expect(log).toHaveLength(12);
+    await batcher.idle();
+  });
 });

@@ -203,6 +203,9 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         { task: 'missing' },
         ...OUTCOMES.map((outcome) => ({ outcome })),
         { task: 't-b', outcome: 'pass' as const, limit: 1 },
+        { outcome: ['fail', 'error'] as const },
+        { outcome: ['pass', 'fail'] as const, offset: 2, limit: 3 },
+        { outcome: [] },
         { finishedAfter: '2026-01-01T00:00:45.000Z' },
         { finishedAfter: '2026-01-01T00:00:45.000Z', outcome: 'fail' as const, offset: 1, limit: 2 },
         { finishedAfter: '2100-01-01T00:00:00.000Z' },
@@ -211,7 +214,8 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
         const chosen = full.records.filter(
           (r) =>
             (query.task === undefined || r.task_id === query.task) &&
-            (query.outcome === undefined || r.outcome === query.outcome) &&
+            (query.outcome === undefined ||
+              (typeof query.outcome === 'string' ? [query.outcome] : query.outcome).includes(r.outcome)) &&
             (query.finishedAfter === undefined ||
               finishedAt(r) === null ||
               (finishedAt(r) ?? '') > query.finishedAfter),
@@ -229,8 +233,64 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
       }
     });
 
+    it('hands every record over page by page, in the full read order, whole or as trial records', async () => {
+      const { store, full } = await seed();
+      const trials = await store.listTrialRecords('exp-paged');
+      expect(trials).toHaveLength(full.records.length);
+      for (const pageSize of [1, 4, full.records.length, 1000]) {
+        for (const whole of [true, false]) {
+          const pages: RunRecord[][] = [];
+          await store.readRecordPages('exp-paged', (page) => void pages.push(page), { pageSize, whole });
+          expect(pages.flat(), `pageSize ${pageSize}, whole ${whole}`).toEqual(whole ? full.records : trials);
+          expect(pages.slice(0, -1).every((page) => page.length === pageSize)).toBe(true);
+          expect(pages.at(-1)?.length).toBe(full.records.length - pageSize * (pages.length - 1));
+        }
+      }
+      // The default is trial records, 1,000 a page.
+      const pages: RunRecord[][] = [];
+      await store.readRecordPages('exp-paged', (page) => void pages.push(page));
+      expect(pages).toEqual([trials]);
+    });
+
+    it('awaits each page before reading the next, and gives a visitor failure back as it was', async () => {
+      const { store, full } = await seed();
+      const seen: string[] = [];
+      await store.readRecordPages(
+        'exp-paged',
+        async (page) => {
+          seen.push(`start ${page.length}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          seen.push('end');
+        },
+        { pageSize: 10 },
+      );
+      const sizes = [10, full.records.length - 10];
+      expect(seen).toEqual(sizes.flatMap((n) => [`start ${n}`, 'end']));
+      const boom = new TypeError('visitor broke');
+      let visits = 0;
+      const failure = await store
+        .readRecordPages(
+          'exp-paged',
+          () => {
+            visits += 1;
+            throw boom;
+          },
+          { pageSize: 3 },
+        )
+        .catch((error: unknown) => error);
+      expect(failure).toBe(boom);
+      expect(visits).toBe(1);
+      // The store still reads after a visitor failed (no connection or cursor left behind).
+      expect(await store.countRecords('exp-paged')).toBe(full.records.length);
+    });
+
     it('reads nothing of an unknown experiment', async () => {
       const store = await open();
+      let visits = 0;
+      await store.readRecordPages('nope', () => {
+        visits += 1;
+      });
+      expect(visits).toBe(0);
       expect(await store.listRecords('nope')).toEqual([]);
       expect(await store.listRecordSummaries('nope')).toEqual([]);
       expect(await store.listTrialRecords('nope')).toEqual([]);

@@ -12,11 +12,23 @@ export function badge(label: string): string {
   return `<span class="badge ${text}">${text}</span>`;
 }
 
-function outcomeCounts(experiment: ScoredExperiment): string {
+/** The trial counts and overall score the summary shows: from the records, or folded by a streamed report. */
+export interface SummaryFacts {
+  readonly trials: number;
+  /** Each outcome with its count, in the order the outcomes first appear. */
+  readonly outcomes: readonly (readonly [string, number])[];
+  readonly overall: string;
+}
+
+function factsOf(experiment: ScoredExperiment): SummaryFacts {
   const counts = new Map<string, number>();
   for (const r of experiment.records) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-  if (counts.size === 0) return 'no trials';
-  return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  return { trials: experiment.records.length, outcomes: [...counts], overall: overallScoreText(experiment) };
+}
+
+function outcomeCounts(facts: SummaryFacts): string {
+  if (facts.outcomes.length === 0) return 'no trials';
+  return facts.outcomes.map(([outcome, n]) => `${n} ${outcome}`).join(', ');
 }
 
 function wallTime(experiment: ScoredExperiment): string {
@@ -26,7 +38,7 @@ function wallTime(experiment: ScoredExperiment): string {
 }
 
 /** Suite, harness, status and outcome, dates, settings and environment, threshold violations. */
-export function summarySection(experiment: ScoredExperiment): string {
+export function summarySection(experiment: ScoredExperiment, facts = factsOf(experiment)): string {
   const { suite, harness, environment: env, settings } = experiment;
   const suiteName = suite.name ? `${suite.name} (${suite.id})` : suite.id;
   const model = harness.model ? ` · model ${harness.model}` : '';
@@ -36,11 +48,11 @@ export function summarySection(experiment: ScoredExperiment): string {
     row('Harness', escapeHtml(`${harness.name} ${harness.version} · adapter ${harness.adapter}${model}`)),
     row('Status', badge(experiment.status)),
     row('Outcome', experiment.outcome ? badge(experiment.outcome) : 'n/a'),
-    row('Overall score', escapeHtml(overallScoreText(experiment))),
+    row('Overall score', escapeHtml(facts.overall)),
     row(
       'Trials',
       escapeHtml(
-        `${experiment.records.length} (${outcomeCounts(experiment)}) · ${suite.tasks.length} tasks × ${settings.epochs} epochs`,
+        `${facts.trials} (${outcomeCounts(facts)}) · ${suite.tasks.length} tasks × ${settings.epochs} epochs`,
       ),
     ),
     row('Created', escapeHtml(experiment.created_at)),

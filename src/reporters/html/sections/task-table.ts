@@ -50,7 +50,7 @@ function opener(record: RunRecord, index: number, link: TraceLink | undefined): 
   return `<a class="trace" href="${escapeHtml(link.page)}" data-trace-src="${escapeHtml(link.data)}" title="show the trace">${task}</a>`;
 }
 
-function row(
+export function taskRow(
   record: RunRecord,
   index: number,
   flaky: ReadonlySet<string>,
@@ -91,7 +91,18 @@ export function taskTableSection(
   flaky: ReadonlySet<string> = new Set(),
   traceLink?: (record: RunRecord) => TraceLink,
 ): string {
-  if (records.length === 0) return '<p class="none">No trials were recorded.</p>';
+  const frame = taskTableFrame(records.length);
+  if (frame === undefined) return NO_TRIALS_HTML;
+  const rows = records.map((r, i) => taskRow(r, i, flaky, traceLink?.(r))).join('\n');
+  return `${frame.before}${rows}${frame.after}`;
+}
+
+/**
+ * The table around its rows (`taskRow`, joined by newlines) for `trials` trials, so that a
+ * streamed report writes the rows one at a time; undefined without trials (the section says so).
+ */
+export function taskTableFrame(trials: number): { before: string; after: string } | undefined {
+  if (trials === 0) return undefined;
   const head = COLUMNS.map(
     (c) =>
       `<th data-sort="${c.sort}"${c.numeric ? ' class="num"' : ''} scope="col"><button type="button">${escapeHtml(c.label)}</button></th>`,
@@ -102,11 +113,15 @@ export function taskTableSection(
     `<select aria-label="outcome" data-filter-outcome="${TABLE_ID}"><option value="">all outcomes</option>` +
     '<option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option>' +
     '<option value="pending">pending</option></select>' +
-    `<span class="count" data-filter-count="${TABLE_ID}">${records.length} trials</span></div>`;
-  const rows = records.map((r, i) => row(r, i, flaky, traceLink?.(r))).join('\n');
-  return (
-    `${filters}<table id="${TABLE_ID}" data-table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>` +
-    '<noscript><p class="note">Turn on JavaScript to filter, sort and open traces.</p></noscript>' +
-    '<div id="trace-panel" hidden aria-live="polite"></div>'
-  );
+    `<span class="count" data-filter-count="${TABLE_ID}">${trials} trials</span></div>`;
+  return {
+    before: `${filters}<table id="${TABLE_ID}" data-table><thead><tr>${head}</tr></thead><tbody>\n`,
+    after:
+      '\n</tbody></table>' +
+      '<noscript><p class="note">Turn on JavaScript to filter, sort and open traces.</p></noscript>' +
+      '<div id="trace-panel" hidden aria-live="polite"></div>',
+  };
 }
+
+/** What the section shows without trials. */
+export const NO_TRIALS_HTML = '<p class="none">No trials were recorded.</p>';

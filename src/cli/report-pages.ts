@@ -1,0 +1,141 @@
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Writable } from 'node:stream';
+import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import type { RecordPages, ReportWriter, TrialGlance } from '../reporters/types.ts';
+import { streamRecords } from '../store/page-stream.ts';
+import { secretRedactor, secretsFromEnv } from '../store/redact.ts';
+import type { ExperimentStore, RecordSummary } from '../store/types.ts';
+import { makeDirs } from '../util/make-dirs.ts';
+
+/**
+ * Records read per query: a page of full records stays a few megabytes for small records (tens
+ * for big traces) whatever the run's size. Every record is read in one keyset pass
+ * (`streamRecords`); a filtered read (the console's failed rows) uses windows, whose query sorts
+ * the keys of every record of the experiment, so fewer, larger pages cost less CPU.
+ */
+export const RECORD_PAGE = 1_000;
+/** Summaries are a tenth of a record: more of them per query. */
+const GLANCE_PAGE = 5_000;
+
+/**
+ * A stored experiment's records for the streamed reports, read page by page (never all at once)
+ * and scrubbed of the environment's secrets as the whole-experiment report path scrubs them.
+ */
+export function storePages(
+  store: ExperimentStore,
+  experimentId: string,
+  env: NodeJS.ProcessEnv,
+): RecordPages {
+  const redact = secretRedactor(env);
+  // Without a secret in the environment there is nothing to scrub: no text round trip per record.
+  const none = secretsFromEnv(env).length === 0;
+  const scrubbed = <T>(value: T, parse: (v: unknown) => T): T => {
+    if (none) return value;
+    const text = JSON.stringify(value);
+    const clean = redact(text);
+    return clean === text ? value : parse(JSON.parse(clean));
+  };
+  return {
+    count: (outcomes?: readonly Outcome[]) =>
+      store.countRecords(experimentId, outcomes === undefined ? {} : { outcome: outcomes }),
+    async *records(query = {}) {
+      if (query.outcomes === undefined && query.limit === undefined) {
+        // Every record, in one keyset pass (the windows below re-sort the keys for every page).
+        for await (const record of streamRecords(store, experimentId, { whole: true, pageSize: RECORD_PAGE }))
+          yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
+        return;
+      }
+      const limit = query.limit ?? Number.POSITIVE_INFINITY;
+      for (let offset = 0; offset < limit; offset += RECORD_PAGE) {
+        const page = await store.listRecords(experimentId, {
+          ...(query.outcomes === undefined ? {} : { outcome: query.outcomes }),
+          offset,
+          limit: Math.min(RECORD_PAGE, limit - offset),
+        });
+        for (const record of page) yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
+        if (page.length < RECORD_PAGE) return;
+      }
+    },
+    async *glances() {
+      for (let offset = 0; ; offset += GLANCE_PAGE) {
+        const page = await store.listRecordSummaries(experimentId, { offset, limit: GLANCE_PAGE });
+        for (const summary of page) yield scrubbed(glanceOf(summary), (v) => v as TrialGlance);
+        if (page.length < GLANCE_PAGE) return;
+      }
+    },
+  };
+}
+
+function glanceOf(summary: RecordSummary): TrialGlance {
+  return {
+    run_id: summary.run_id,
+    task_id: summary.task_id,
+    epoch: summary.epoch,
+    outcome: summary.outcome,
+    scores: summary.scores,
+    duration_seconds: summary.duration_seconds,
+    cost_usd: summary.cost_usd,
+    ...(summary.error_kind === undefined ? {} : { error_kind: summary.error_kind }),
+  };
+}
+
+/** Pieces are gathered up to this many characters before a write (a record at a time is too small). */
+const FLUSH_AT = 1 << 20;
+
+/**
+ * Writes a report to `destination` (parent folders made) in pieces as `produce` gives them. A
+ * bad path fails with `usage` naming the file, like a whole report's.
+ */
+export async function writeReportFile(
+  destination: string,
+  produce: (write: ReportWriter) => Promise<void>,
+): Promise<void> {
+  const refused = (cause: unknown) =>
+    new HarnessEvalError('usage', `cannot write the report to ${destination}: ${errorMessage(cause)}`, {
+      cause,
+      data: { destination },
+    });
+  let file: Awaited<ReturnType<typeof open>>;
+  try {
+    await makeDirs(dirname(destination));
+    file = await open(destination, 'w');
+  } catch (cause) {
+    throw refused(cause);
+  }
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (size === 0) return;
+      const text = pending.join('');
+      pending = [];
+      size = 0;
+      try {
+        await file.write(text, null, 'utf8');
+      } catch (cause) {
+        throw refused(cause);
+      }
+    };
+    await produce(async (chunk) => {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= FLUSH_AT) await flush();
+    });
+    await flush();
+  } finally {
+    await file.close();
+  }
+}
+
+/** A writer to a terminal stream that waits when the stream asks it to (a pipe to `less`). */
+export function streamWriter(stream: Writable): ReportWriter & { readonly last: () => string } {
+  let last = '';
+  const write = async (chunk: string) => {
+    if (chunk === '') return;
+    last = chunk;
+    if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', resolve));
+  };
+  return Object.assign(write, { last: () => last });
+}
