@@ -32,6 +32,7 @@ import { type PostgresStatements, postgresStatements } from './postgres-sql.ts';
 import { finishedAt, summarySource } from './record-summary.ts';
 import { secretRedactor } from './redact.ts';
 import type { ChildProcessRecord, LeaseHolder, StoredChildProcess } from './run-bookkeeping.ts';
+import { TaskOrders } from './task-orders.ts';
 import type {
   ExperimentFilter,
   ExperimentPatch,
@@ -94,8 +95,7 @@ export class PostgresStore implements ExperimentStore {
   /** The schema, quoted for SQL. */
   readonly #s: string;
   readonly #redact: (text: string) => string;
-  /** Promises, so the trials that finish together before the first read share that one read. */
-  readonly #taskOrder = new Map<string, Promise<ReadonlyMap<string, number>>>();
+  readonly #taskOrder = new TaskOrders();
   /** appendRecord's group commit: trials finishing together share one statement and one commit. */
   readonly #appends = new CommitBatcher<RecordWrite>({
     writeOne: (write) => this.#writeOne(write, 'replace').then(() => undefined),
@@ -181,7 +181,7 @@ export class PostgresStore implements ExperimentStore {
         await client.query(this.#sql.insertRecords, [checked.id, ...ROW_COLUMNS.map(column)]);
       }
     });
-    this.#taskOrder.set(checked.id, Promise.resolve(indexes));
+    this.#taskOrder.set(checked.id, indexes);
   }
 
   async appendRecord(experimentId: string, record: RunRecord): Promise<void> {
@@ -460,18 +460,11 @@ export class PostgresStore implements ExperimentStore {
   }
 
   #taskOrderOf(experimentId: string): Promise<ReadonlyMap<string, number>> {
-    const known = this.#taskOrder.get(experimentId);
-    if (known !== undefined) return known;
-    const reading = this.#reads.documentText(experimentId).then((text) => {
+    return this.#taskOrder.of(experimentId, async () => {
+      const text = await this.#reads.documentText(experimentId);
       if (text === undefined) throw this.#notFound(experimentId);
       return taskIndexes(decodeExperiment(text, experimentId));
     });
-    this.#taskOrder.set(experimentId, reading);
-    // A failed read (no such experiment yet, the server away) is not kept: the next write reads again.
-    reading.catch(() => {
-      if (this.#taskOrder.get(experimentId) === reading) this.#taskOrder.delete(experimentId);
-    });
-    return reading;
   }
 
   /** The row's values after experiment_id, in the statements' column order. */
