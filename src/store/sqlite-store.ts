@@ -66,6 +66,9 @@ interface RecordRow {
   readonly finished_at: string | null;
 }
 
+/** Commits closer together than this are a burst, which the store gathers into one transaction. */
+const BURST_MS = 1;
+
 /** One statement waits this long for a lock before the store retries it (the wait blocks). */
 const STATEMENT_BUSY_MS = 100;
 const DEFAULT_BUSY_BUDGET_MS = 30_000;
@@ -156,18 +159,27 @@ export class SqliteStore implements ExperimentStore {
    * still resolves only once its own record is committed; a failed batch is written row by row,
    * so each caller gets its own error.
    */
+  #lastCommit = Number.NEGATIVE_INFINITY;
   readonly #appends = new CommitBatcher<RecordRow>({
-    gather: () => new Promise((resolve) => setImmediate(resolve)),
+    // Only while records arrive in a burst (the last commit under a millisecond ago): then a turn
+    // of the loop gathers the burst. Trials of a slower agent are written at once, or waiting for
+    // each other's turn would tie their slots together (50 ms agent: efficiency 0.94 -> 0.90).
+    gather: () =>
+      performance.now() - this.#lastCommit < BURST_MS
+        ? new Promise((resolve) => setImmediate(resolve))
+        : Promise.resolve(),
     keys: (row) => [`${row.experiment_id}\u0000${row.run_id}`],
     writeOne: (row) =>
       this.#access.write(`store run ${row.run_id} of experiment ${row.experiment_id}`, () => {
         this.#upsert().run(row);
+        this.#lastCommit = performance.now();
       }),
     writeBatch: async (rows) => {
       await this.#access.write(`store ${rows.length} runs`, () => {
         this.#access.db.transaction(() => {
           for (const row of rows) this.#upsert().run(row);
         })();
+        this.#lastCommit = performance.now();
       });
       return rows.map(() => undefined);
     },
