@@ -36,7 +36,6 @@ const STARTUP = [
   'src/formats/jsonl.ts',
   'src/util/regex-flags.ts',
   'src/util/sha256.ts',
-  'src/plugins/plugin-documents.ts',
   'src/core/default-scoring.ts',
   // What the command files (flags and help) import: small, and needed on every start.
   'src/store/location.ts',

@@ -3,11 +3,11 @@
 // in-process echo, SQLite) interrupted halfway, then resumed in a fresh process. Run:
 // npm run bench:resume (after `npx tsdown`). BENCH_TRIALS / BENCH_EPOCHS change the size;
 // BENCH_BEFORE=/path/to/other/checkout also resumes a copy of the same store with that build.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { echoSuite, runChild } from './scenario-child.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 100_000);
@@ -75,34 +75,13 @@ async function child({ dir, db, build, resume }) {
   );
 }
 
-function runChild(scenario) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(scenario)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    p.stdout.on('data', (c) => {
-      out += c;
-    });
-    p.on('error', reject);
-    p.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`scenario exited ${code}`)),
-    );
-  });
-}
-
 async function parent() {
   const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-resume-'));
-  const tests = Array.from({ length: TRIALS / EPOCHS }, (_, i) => ({
-    id: `t${i}`,
-    input: `hello ${i}`,
-    expected: `hello ${i}`,
-  }));
-  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ version: '1.0', name: 'bench-resume', tests }));
+  writeFileSync(join(dir, 'suite.json'), echoSuite('bench-resume', TRIALS / EPOCHS));
   writeFileSync(join(dir, 'echo.mjs'), 'export function echo(input) {\n  return input;\n}\n');
   const db = join(dir, 'store.db');
   try {
-    const first = await runChild({ dir, db, build: root });
+    const first = await runChild(fileURLToPath(import.meta.url), { dir, db, build: root });
     console.error(`interrupted run: ${JSON.stringify(first)}`);
     if (first.status !== 'interrupted') throw new Error(`the first run ended ${first.status}`);
     const builds = [['this build', root]];
@@ -113,7 +92,7 @@ async function parent() {
       const copy = join(dir, `resume-${rows.length}.db`);
       copyFileSync(db, copy);
       const load = loadavg()[0];
-      const m = await runChild({ dir, db: copy, build, resume: first.id });
+      const m = await runChild(fileURLToPath(import.meta.url), { dir, db: copy, build, resume: first.id });
       if (m.status !== 'completed') throw new Error(`${name}: the resume ended ${m.status}`);
       rows.push({ name, load, ...m });
       console.error(`${name}: ${JSON.stringify(m)}`);

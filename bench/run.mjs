@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { echoSuite, runChild } from './scenario-child.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 10_000);
@@ -33,12 +34,7 @@ async function cliBench() {
   for (const trials of counts) {
     const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-cli-'));
     try {
-      const tests = Array.from({ length: trials / epochs }, (_, i) => ({
-        id: `t${i}`,
-        input: `hello ${i}`,
-        expected: `hello ${i}`,
-      }));
-      writeFileSync(join(dir, 'suite.json'), JSON.stringify({ version: '1.0', name: 'bench-echo', tests }));
+      writeFileSync(join(dir, 'suite.json'), echoSuite('bench-echo', trials / epochs));
       writeFileSync(join(dir, 'echo.mjs'), 'export function echo(input) {\n  return input;\n}\n');
       writeFileSync(
         join(dir, 'harness.yaml'),
@@ -161,30 +157,9 @@ async function child({ dir, agent, delay, store, url }) {
   );
 }
 
-function runChild(scenario) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', JSON.stringify(scenario)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    p.stdout.on('data', (c) => {
-      out += c;
-    });
-    p.on('error', reject);
-    p.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`scenario exited ${code}`)),
-    );
-  });
-}
-
 async function parent() {
   const dir = mkdtempSync(join(tmpdir(), 'harnesseval-bench-run-'));
-  const tests = Array.from({ length: TRIALS / EPOCHS }, (_, i) => ({
-    id: `t${i}`,
-    input: `hello ${i}`,
-    expected: `hello ${i}`,
-  }));
-  writeFileSync(join(dir, 'suite.json'), JSON.stringify({ version: '1.0', name: 'bench-echo', tests }));
+  writeFileSync(join(dir, 'suite.json'), echoSuite('bench-echo', TRIALS / EPOCHS));
   writeFileSync(
     join(dir, 'echo.mjs'),
     `export function echo(input, ctx) {
@@ -219,7 +194,7 @@ async function parent() {
           .split(',')
           .map((s) => s === 'sqlite')) {
           const load = loadavg()[0];
-          const m = await runChild({ dir, agent, delay, store, url });
+          const m = await runChild(fileURLToPath(import.meta.url), { dir, agent, delay, store, url });
           if (m.trials !== TRIALS || m.passed !== TRIALS)
             throw new Error(`${agent}: ${m.passed}/${m.trials} passed`);
           rows.push({ agent, delay, store, load, ...m });

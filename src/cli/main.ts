@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { mayNamePlugins } from '../plugins/plugin-documents.ts';
+import { hasDocumentExtension } from '../formats/detect.ts';
 import { harnessEvalVersion } from '../version.ts';
 import { commands } from './commands/index.ts';
 import { CliExit, EXIT, reportError } from './exit.ts';
@@ -57,7 +57,7 @@ export function buildProgram(io: CliIO, only?: string): Command {
     }
     // A suite or benchmark may name its own plugin modules (`plugins:`); they load before the
     // file is checked, exactly like `--plugin`, into this invocation's set.
-    const documents = FILE_COMMANDS.has(action.name()) ? action.args.filter(mayNamePlugins) : [];
+    const documents = FILE_COMMANDS.has(action.name()) ? action.args.filter(hasDocumentExtension) : [];
     if (documents.length > 0) {
       const { loadFilePlugins } = await import('../plugins/file-plugins.ts');
       const set = await invocationPlugins(io);

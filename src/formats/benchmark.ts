@@ -10,9 +10,8 @@ import { issuesToDiagnostics, type Locate, located } from './issues.ts';
 import {
   checkAdapter,
   checkEvaluatorRef,
-  checkMetricName,
   checkMetricRef,
-  checkThresholdRange,
+  checkThresholds,
   isRecord,
   type PluginCheckContext,
   type PluginNames,
@@ -144,12 +143,7 @@ function checkReferences(ctx: PluginCheckContext, raw: unknown): void {
     metrics.forEach((m, i) => {
       checkMetricRef(ctx, m, ['metrics', i]);
     });
-  const thresholds = raw['thresholds'];
-  if (isRecord(thresholds))
-    for (const [metric, t] of Object.entries(thresholds)) {
-      if (checkMetricName(ctx, metric, ['thresholds', metric]))
-        checkThresholdRange(ctx, metric, t, ['thresholds', metric]);
-    }
+  checkThresholds(ctx, raw['thresholds']);
   const tests = raw['tests'];
   if (!Array.isArray(tests)) return;
   const seen = new Map<string, number>();

@@ -18,6 +18,15 @@ export function isFileKind(value: string): value is FileKind {
 }
 
 const JSONL_EXTENSIONS = new Set(['.jsonl', '.ndjson']);
+const DOCUMENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * Whether `file` is named like a YAML or JSON document (a suite, a benchmark, a harness): the
+ * files that can name plugin modules or carry thresholds. A dataset or a folder never does.
+ */
+export function hasDocumentExtension(file: string): boolean {
+  return DOCUMENT_EXTENSIONS.has(extname(file).toLowerCase());
+}
 
 /**
  * Detects a file's kind from its first line without parsing the whole file: a JSON object on

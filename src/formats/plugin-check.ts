@@ -177,6 +177,14 @@ export function isUnitIntervalMetric(name: string): boolean {
   );
 }
 
+/** A file's `thresholds:` map: each key a known metric, each bound in range for it. */
+export function checkThresholds(ctx: PluginCheckContext, raw: unknown): void {
+  if (!isRecord(raw)) return;
+  for (const [metric, t] of Object.entries(raw))
+    if (checkMetricName(ctx, metric, ['thresholds', metric]))
+      checkThresholdRange(ctx, metric, t, ['thresholds', metric]);
+}
+
 /** Threshold bounds in range for their metric: `{minimum|maximum}` in [0,1] for rates, >= 0 otherwise. */
 export function checkThresholdRange(
   ctx: PluginCheckContext,

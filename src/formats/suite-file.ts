@@ -12,9 +12,8 @@ import type { FileResult } from './benchmark.ts';
 import { issuesToDiagnostics, type Locate } from './issues.ts';
 import {
   checkEvaluatorRef,
-  checkMetricName,
   checkMetricRef,
-  checkThresholdRange,
+  checkThresholds,
   isRecord,
   type PluginCheckContext,
   type PluginNames,
@@ -94,10 +93,7 @@ export function suiteFileToSuite(
       raw['metrics'].forEach((m: unknown, i: number) => {
         checkMetricRef(ctx, m, ['metrics', i]);
       });
-    if (isRecord(raw['thresholds']))
-      for (const [metric, t] of Object.entries(raw['thresholds']))
-        if (checkMetricName(ctx, metric, ['thresholds', metric]))
-          checkThresholdRange(ctx, metric, t, ['thresholds', metric]);
+    checkThresholds(ctx, raw['thresholds']);
     if (typeof raw['rubric'] === 'string') {
       const target = refTarget(raw['rubric']) ?? raw['rubric'];
       const path = resolveRef(file, target, 'file', { locate, path: ['rubric'], diagnostics });

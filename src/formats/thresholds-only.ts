@@ -1,9 +1,8 @@
-import { extname } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { type Threshold, ThresholdSchema } from '../core/suite.ts';
-import { detectDocumentKind } from './detect.ts';
-import { checkMetricName, checkThresholdRange, type PluginNames } from './plugin-check.ts';
+import { detectDocumentKind, hasDocumentExtension } from './detect.ts';
+import { checkThresholds, type PluginNames } from './plugin-check.ts';
 import { readDocument } from './read-file.ts';
 import { parseYamlSource } from './yaml-source.ts';
 
@@ -21,7 +20,7 @@ export function readThresholdsOnly(
   file: string,
   plugins?: PluginNames,
 ): Record<string, Threshold> | undefined {
-  if (!['.json', '.yaml', '.yml'].includes(extname(file).toLowerCase())) return undefined;
+  if (!hasDocumentExtension(file)) return undefined;
   let text: string;
   try {
     const document = readDocument(file);
@@ -38,10 +37,7 @@ export function readThresholdsOnly(
   if (raw === undefined) return {};
   const diagnostics: Diagnostic[] = [];
   const ctx = { file, locate: source.locate, diagnostics, ...(plugins === undefined ? {} : { plugins }) };
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw))
-    for (const [metric, t] of Object.entries(raw))
-      if (checkMetricName(ctx, metric, ['thresholds', metric]))
-        checkThresholdRange(ctx, metric, t, ['thresholds', metric]);
+  checkThresholds(ctx, raw);
   const parsed = ThresholdsSchema.safeParse(raw);
   return parsed.success && diagnostics.length === 0 ? parsed.data : undefined;
 }

@@ -2,12 +2,11 @@ import { dirname } from 'node:path';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
-import { detectDocumentKind } from '../formats/detect.ts';
+import { detectDocumentKind, hasDocumentExtension } from '../formats/detect.ts';
 import type { LoadOptions } from '../formats/load.ts';
 import { readDocument } from '../formats/read-file.ts';
 import { parseYamlSource } from '../formats/yaml-source.ts';
 import { loadPlugin } from './load.ts';
-import { mayNamePlugins } from './plugin-documents.ts';
 import { copyPluginSet, defaultPlugins, type PluginSet } from './set.ts';
 
 /**
@@ -20,7 +19,7 @@ import { copyPluginSet, defaultPlugins, type PluginSet } from './set.ts';
  * set (`loadSuite(file, { plugins })`). Returns what was registered (`evaluator word_limit`, …).
  */
 export async function loadFilePlugins(file: string, plugins: PluginSet = defaultPlugins): Promise<string[]> {
-  if (!mayNamePlugins(file)) return [];
+  if (!hasDocumentExtension(file)) return [];
   let text: string;
   try {
     const document = readDocument(file);

@@ -254,6 +254,7 @@ export class SqliteStore implements ExperimentStore {
     synchronous: unknown;
     busy_timeout: unknown;
     schema_version: unknown;
+    cache_size: unknown;
   } {
     return this.#access.read(() => ({
       journal_mode: this.#access.db.pragma('journal_mode', { simple: true }),
@@ -261,6 +262,8 @@ export class SqliteStore implements ExperimentStore {
       synchronous: this.#access.db.pragma('synchronous', { simple: true }),
       busy_timeout: this.#access.db.pragma('busy_timeout', { simple: true }),
       schema_version: this.#access.db.pragma('user_version', { simple: true }),
+      // Negative: KiB.
+      cache_size: this.#access.db.pragma('cache_size', { simple: true }),
     }));
   }
 

@@ -1,6 +1,5 @@
 import { Option } from 'commander';
-import { FILE_KINDS } from '../../formats/detect.ts';
-import { mayNamePlugins } from '../../plugins/plugin-documents.ts';
+import { FILE_KINDS, hasDocumentExtension } from '../../formats/detect.ts';
 import { type CliIO, invocationPlugins } from '../io.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -63,7 +62,7 @@ async function runValidate(
   const format = opts.as !== undefined && isFileKind(opts.as) ? opts.as : undefined;
   // A dataset needs no registry: the set (every built-in evaluator, adapter, metric, reporter) is
   // made only for a file that can name plugins, or already exists (`--plugin`).
-  const plugins = io.plugins ?? (files.some(mayNamePlugins) ? await invocationPlugins(io) : undefined);
+  const plugins = io.plugins ?? (files.some(hasDocumentExtension) ? await invocationPlugins(io) : undefined);
   const reports = [];
   let failed = false;
   for (const file of files) {

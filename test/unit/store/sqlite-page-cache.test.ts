@@ -21,15 +21,14 @@ describe("SQLite's page cache", () => {
 
   it('applies to the store file a run writes and to its read-only readers', async () => {
     const path = join(dir, 'store.db');
-    const store = new SqliteStore(path);
-    await store.close();
-    for (const readonly of [false, true]) {
-      const db = openSqliteDatabase(path, { readonly, fileMustExist: true });
-      try {
-        expect(db.pragma('cache_size', { simple: true })).toBe(-4096);
-      } finally {
-        db.close();
-      }
+    const writer = new SqliteStore(path);
+    const reader = new SqliteStore(path, { readonly: true });
+    try {
+      expect(writer.settings().cache_size).toBe(-4096);
+      expect(reader.settings().cache_size).toBe(-4096);
+    } finally {
+      await reader.close();
+      await writer.close();
     }
   });
 });

@@ -53,6 +53,7 @@ describe('opening a SQLite store', () => {
       synchronous: 1,
       busy_timeout: 100,
       schema_version: SCHEMA_VERSION,
+      cache_size: -4096,
     });
     await store.close();
   });
