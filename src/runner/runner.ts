@@ -16,6 +16,7 @@ import type { JudgeConfig } from '../scoring/judge-config.ts';
 import { secretRedactor } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
+import { TurnQueue } from '../util/turn-queue.ts';
 import { TrialChecks } from './checks.ts';
 import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
@@ -100,7 +101,8 @@ type ResolvedRunOptions = Omit<RunExperimentOptions, 'harness'> & { readonly har
 
 /**
  * Runs a suite through a harness: setup -> agent invocation -> per-trial evaluation -> aggregate
- * metrics -> result assembly. Every finished trial is in the store before the next event fires;
+ * metrics -> result assembly. Every finished trial is in the store before its trial_end event,
+ * within the turn of the event loop it finished in;
  * a trial the run stopped before it had a result is not stored (resume runs it). A library
  * function: it emits events and returns the experiment; it never prints.
  */
@@ -256,39 +258,59 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   await emit({ type: 'run_start', experiment, trials: trials.length, resumed: kept });
   let next = 0;
   let storeFailure: string | undefined;
+  // Stores, folds and announces one finished trial.
+  const settle = async (trial: Trial, record: RunRecord): Promise<void> => {
+    try {
+      if (store) await store.appendRecord(experiment.id, record);
+    } catch (error) {
+      // The store cannot take results (locked for too long, disk full): stop as on Ctrl-C,
+      // with what is stored kept; the trials that did not get in run again on resume.
+      if (!HarnessEvalError.is(error) || error.code !== 'store') throw error;
+      storeFailure ??= errorMessage(error);
+      stopping = true;
+      deadlines.abortAll(error);
+      folding?.order.skip(trial.task.id, trial.epoch);
+      await emit({ type: 'store_failed', error: errorMessage(error) });
+      return;
+    }
+    if (folding === undefined) records.push(forMetrics(record));
+    else folding.order.put(metricRecord(record));
+    count(progress, record);
+    progress.done++;
+    const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
+    await emit({ type: 'trial_end', record, progress: snapshot });
+  };
+  // A finished trial is settled after the turn of the event loop it finished in, so that every
+  // slot whose trial finished in that turn first starts its next one: an agent call never waits
+  // for another trial's commit, fold or listeners, and the records of one turn reach the store
+  // together (one transaction). It is still stored before its trial_end event, within that turn;
+  // each slot has at most one record waiting.
+  const later = new TurnQueue();
   const worker = async () => {
-    while (!stopping && next < trials.length) {
-      const trial = trials[next++]!;
-      inFlight++;
-      try {
-        await emit({ type: 'trial_start', taskId: trial.task.id, epoch: trial.epoch });
-        const record = await runTrial(trial, setup);
+    let settling: Promise<void> | undefined;
+    try {
+      while (!stopping && next < trials.length) {
+        const trial = trials[next++]!;
+        inFlight++;
+        let record: RunRecord | undefined;
+        try {
+          await emit({ type: 'trial_start', taskId: trial.task.id, epoch: trial.epoch });
+          record = await runTrial(trial, setup);
+        } finally {
+          inFlight--;
+        }
         if (record === undefined) {
           folding?.order.skip(trial.task.id, trial.epoch);
           continue; // stopped before it had a result: resume runs it
         }
-        try {
-          if (store) await store.appendRecord(experiment.id, record);
-        } catch (error) {
-          // The store cannot take results (locked for too long, disk full): stop as on Ctrl-C,
-          // with what is stored kept; the trials that did not get in run again on resume.
-          if (!HarnessEvalError.is(error) || error.code !== 'store') throw error;
-          storeFailure ??= errorMessage(error);
-          stopping = true;
-          deadlines.abortAll(error);
-          folding?.order.skip(trial.task.id, trial.epoch);
-          await emit({ type: 'store_failed', error: errorMessage(error) });
-          continue;
-        }
-        if (folding === undefined) records.push(forMetrics(record));
-        else folding.order.put(metricRecord(record));
-        count(progress, record);
-        progress.done++;
-        const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
-        await emit({ type: 'trial_end', record, progress: snapshot });
-      } finally {
-        inFlight--;
+        await settling;
+        const finished = record;
+        settling = later.run(() => settle(trial, finished));
+        // Awaited at the next record or at the end; a failure meanwhile is not an unhandled one.
+        settling.catch(() => {});
       }
+    } finally {
+      await settling;
     }
   };
 
