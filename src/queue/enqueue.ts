@@ -8,6 +8,7 @@ import { planExperiment } from '../runner/lifecycle.ts';
 import { planTrials } from '../runner/plan.ts';
 import { checkCodebases } from '../runner/workspace.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
+import { experimentStatus } from './follow.ts';
 import { type QueuePlan, QueuePlanSchema, type QueueStore, trialJobId } from './trial-job.ts';
 import type { TrialQueue } from './trial-queue.ts';
 
@@ -108,6 +109,11 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
   }));
   await options.queue.enqueue(jobs, queuePlan.job_expiry_seconds);
   if (plan.resumed) await options.queue.requeue(jobs.map((job) => job.id));
+  // A cancel that came meanwhile (`runs cancel` elsewhere: it marks the experiment first, then
+  // cancels its jobs) found only the jobs already in; the ones added after it are cancelled here,
+  // or workers would run trials of a stopped experiment.
+  if ((await experimentStatus(options.store, experiment.id)) !== 'running')
+    await options.queue.cancel(jobs.map((job) => job.id));
   const { records: _records, ...document } = experiment;
   return { experiment: document, queued: jobs.length, stored: plan.stored.counts.kept };
 }

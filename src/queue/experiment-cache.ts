@@ -4,7 +4,8 @@
  * experiment, as the local runner builds them once per run. Bounded: a worker that lives through
  * many experiments keeps only the `capacity` most recently used ones open, and closes the others
  * once no trial of theirs is running. A failed open is not kept (the next job tries again: the
- * checkout may have been updated), and `drop` forgets an experiment whose state changed.
+ * checkout may have been updated), and `drop` forgets an experiment whose state changed (a
+ * cancelled one is reopened, with its stored plan read again, if it is resumed).
  */
 export class ExperimentCache<T extends { close(): Promise<void> }> {
   readonly #open: (experimentId: string) => Promise<T>;
@@ -39,11 +40,15 @@ export class ExperimentCache<T extends { close(): Promise<void> }> {
     }
   }
 
-  /** Forgets the experiment (finished, changed): closed once its running trials end; reopened on its next job. */
-  drop(experimentId: string): void {
+  /**
+   * Forgets the experiment (finished, changed, cancelled): closed once its running trials end;
+   * reopened on its next job. `stop` gets the value first (once opened), to end those trials.
+   */
+  drop(experimentId: string, stop?: (value: T) => void): void {
     const entry = this.#entries.get(experimentId);
     if (entry === undefined) return;
     this.#forget(experimentId, entry);
+    if (stop !== undefined) entry.value.then(stop, () => undefined);
     this.#closeIfUnused(entry);
   }
 

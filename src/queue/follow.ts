@@ -55,7 +55,7 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
   const ids = planJobIds(planned);
   const total = plannedTrials(planned);
   while (options.signal?.aborted !== true) {
-    const status = await statusOf(options.store, planned.id);
+    const status = await experimentStatus(options.store, planned.id);
     if (status === undefined) return undefined;
     const { stored, byOutcome } = await storedTrials(options.store, planned.id);
     const jobs = await options.queue.states(ids);
@@ -111,14 +111,19 @@ async function settle(
 }
 
 /** The experiment's status from its summary row (no document read); undefined when it is gone. */
-async function statusOf(store: QueueStore, experimentId: string): Promise<ExperimentStatus | undefined> {
+export async function experimentStatus(
+  store: QueueStore,
+  experimentId: string,
+): Promise<ExperimentStatus | undefined> {
   const rows = await store.listExperiments({ idPrefix: experimentId });
   return rows.find((row) => row.id === experimentId)?.status;
 }
 
 /**
- * Stops an experiment's outstanding jobs and marks it interrupted (trials already running finish
- * and are stored; `run --resume ID --queue …` enqueues the rest again). Returns the jobs cancelled.
+ * Stops an experiment's outstanding jobs and marks it interrupted; `run --resume ID --queue …`
+ * enqueues the rest again. A worker holding a cancelled job sees it within a second or two
+ * (worker.ts): it stops the trial and stores nothing of it, or never starts it. Returns the jobs
+ * cancelled.
  */
 export async function cancelExperiment(
   store: QueueStore,
@@ -127,11 +132,13 @@ export async function cancelExperiment(
 ): Promise<{ readonly cancelled: number; readonly wasRunning: boolean }> {
   const experiment = await store.getExperimentDocument(experimentId);
   if (experiment === undefined) return { cancelled: 0, wasRunning: false };
-  const cancelled = await queue.cancel(planJobIds(experiment));
+  // Marked first: a `run --queue` still enqueueing sees it after its last job is in and cancels
+  // the jobs this call did not find (enqueue.ts).
   const wasRunning = await store.updateExperimentLocked(experimentId, (locked) =>
     locked.status === 'running'
       ? { status: 'interrupted', finished_at: new Date().toISOString() }
       : undefined,
   );
+  const cancelled = await queue.cancel(planJobIds(experiment));
   return { cancelled, wasRunning };
 }

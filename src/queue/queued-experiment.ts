@@ -32,6 +32,8 @@ export interface QueuedExperiment {
   /** The experiment's own plugin set: the worker's, plus the modules its suite names. */
   readonly plugins: PluginSet;
   readonly setup: TrialSetup;
+  /** The experiment's own trial signals: aborting them stops its trials here (a cancel), no other's. */
+  readonly deadlines: TrialDeadlines;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     tasks,
     plugins,
     setup,
+    deadlines: options.deadlines,
     close: async () => {
       await setup.gateway?.close();
       await agent.close?.();

@@ -187,6 +187,20 @@ export class TrialQueue {
     await this.#run('requeue jobs', () => this.#boss.retry(TRIAL_QUEUE, [...ids]));
   }
 
+  /** The jobs among `ids` that were cancelled (`runs cancel`): a worker holding them stops their trials. */
+  async cancelledAmong(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.#run('read cancelled jobs', () =>
+      this.#boss
+        .getDb()
+        .executeSql(
+          `SELECT id FROM "${this.#schema}".job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'cancelled'`,
+          [TRIAL_QUEUE, [...ids]],
+        ),
+    );
+    return (rows as { id: string }[]).map((row) => row.id);
+  }
+
   /** How many of these jobs are in each state (jobs never enqueued are not counted). */
   async states(ids: readonly string[]): Promise<Partial<Record<JobState, number>>> {
     const { rows } = await this.#run('read job states', () =>

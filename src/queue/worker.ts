@@ -38,7 +38,9 @@ export type WorkerEvent =
     }
   /** The job went back to the queue: the worker refused it, or could not run or store it. */
   | { readonly type: 'job_failed'; readonly experimentId: string | undefined; readonly error: string }
-  | { readonly type: 'experiment_finished'; readonly experimentId: string };
+  | { readonly type: 'experiment_finished'; readonly experimentId: string }
+  /** `runs cancel` stopped the experiment: its trials here were stopped, and none of it starts. */
+  | { readonly type: 'experiment_cancelled'; readonly experimentId: string };
 
 export interface WorkerOptions {
   readonly store: QueueStore;
@@ -67,6 +69,8 @@ export interface WorkerOptions {
   readonly openExperiments?: number;
   /** How often expired jobs (their worker died) are put back in the queue (default 2,000 ms). */
   readonly expireEveryMs?: number;
+  /** How often the worker asks whether the jobs it holds were cancelled (default 1,000 ms). */
+  readonly cancelCheckEveryMs?: number;
 }
 
 /**
@@ -77,18 +81,25 @@ export interface WorkerOptions {
 export async function runWorker(options: WorkerOptions): Promise<{ readonly stored: number }> {
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
   const here = { host: hostname(), pid: process.pid };
-  const deadlines = new TrialDeadlines();
   const rateLimiter = new SharedRateLimiter(options.queue.db, options.queue.schema);
   let stored = 0;
   const stopping = () => options.signal?.aborted === true || options.stopNow?.aborted === true;
-  const onStopNow = () => deadlines.abortAll(new Error('the worker was stopped'));
+  // Each experiment's trials have their own signals, so that a cancel stops only that experiment's.
+  const openDeadlines = new Set<TrialDeadlines>();
+  const stoppedNow = () => new Error('the worker was stopped');
+  const onStopNow = () => {
+    for (const deadlines of openDeadlines) deadlines.abortAll(stoppedNow());
+  };
   options.stopNow?.addEventListener('abort', onStopNow, { once: true });
   sizeMatchPool(options.concurrency);
 
   // Built once per experiment and shared by its jobs (bounded; see experiment-cache.ts).
-  const experiments = new ExperimentCache<QueuedExperiment>(
-    (id) =>
-      openQueuedExperiment({
+  const experiments = new ExperimentCache<QueuedExperiment>(async (id) => {
+    const deadlines = new TrialDeadlines();
+    if (options.stopNow?.aborted === true) deadlines.abortAll(stoppedNow());
+    openDeadlines.add(deadlines);
+    try {
+      const queued = await openQueuedExperiment({
         store: options.store,
         experimentId: id,
         cwd: options.cwd,
@@ -98,9 +109,36 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         deadlines,
         emit: async () => {},
         rateLimiter,
-      }),
-    options.openExperiments,
-  );
+      });
+      const close = () => queued.close().finally(() => openDeadlines.delete(deadlines));
+      return { ...queued, close };
+    } catch (error) {
+      openDeadlines.delete(deadlines);
+      throw error;
+    }
+  }, options.openExperiments);
+
+  /** The jobs this worker holds (taken, not ended), by id: their experiment. */
+  const held = new Map<string, string>();
+  /** Held jobs found cancelled: none of their trials starts, and a stopped one is not put back. */
+  const cancelled = new Set<string>();
+  // A cancel from any machine shows in the jobs' state: the worker looks at the jobs it holds (one
+  // query for all of them), stops that experiment's trials here and forgets its opened state.
+  const checkCancelled = async () => {
+    if (held.size === 0) return;
+    const found = await options.queue.cancelledAmong([...held.keys()]);
+    const experimentIds = new Set<string>();
+    for (const jobId of found) {
+      if (cancelled.has(jobId) || !held.has(jobId)) continue;
+      cancelled.add(jobId);
+      experimentIds.add(held.get(jobId)!);
+    }
+    for (const experimentId of experimentIds) {
+      const reason = new Error(`experiment ${experimentId} was cancelled`);
+      experiments.drop(experimentId, (queued) => queued.deadlines.abortAll(reason));
+      emit({ type: 'experiment_cancelled', experimentId });
+    }
+  };
 
   const completer = new JobCompleter(options.queue);
   /** Completions and finishing checks still going on after their trial's slot was freed. */
@@ -137,9 +175,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       return emit({ type: 'job_failed', experimentId: undefined, error: 'not a trial job' });
     }
     const { experiment_id: experimentId, task_id: taskId, epoch } = parsed.data;
+    held.set(job.id, experimentId);
     try {
       await experiments.use(experimentId, (queued) => runJob(job, queued, taskId, epoch));
     } catch (error) {
+      if (cancelled.has(job.id)) return;
       // A refusal (this checkout has another version of the suite) leaves the job to other workers.
       const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
       const back = refused
@@ -147,6 +187,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         : options.queue.fail(job.id, errorMessage(error));
       await back.catch(() => undefined);
       emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+    } finally {
+      held.delete(job.id);
+      cancelled.delete(job.id);
     }
   };
 
@@ -159,6 +202,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       experiments.drop(experimentId);
       throw new Error(`experiment ${experimentId} has no task ${taskId}`);
     }
+    // Taken before the cancel and waiting (for the experiment to open) when the worker saw it.
+    if (cancelled.has(job.id)) return;
     const key = trialKey(taskId, epoch);
     emit({ type: 'trial_start', experimentId, key, retry: job.retryCount });
     const recorder = recordingListener(options.store, experimentId);
@@ -167,8 +212,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     );
     await recorder.flush();
     if (record === undefined) {
-      // Stopped before it had a result: not a result of the harness; another worker runs it.
-      await options.queue.fail(job.id, 'the worker was stopped during the trial');
+      // Stopped before it had a result: not a result of the harness. Cancelled, it stays so (a
+      // resume runs it); else another worker runs it.
+      if (!cancelled.has(job.id)) await options.queue.fail(job.id, 'the worker was stopped during the trial');
       return;
     }
     // A job taken again after its worker vanished is one more attempt at the trial.
@@ -215,6 +261,16 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     () => void options.queue.expireJobs().catch(() => undefined),
     options.expireEveryMs ?? 2000,
   );
+  let checking = false;
+  const cancelCheck = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void checkCancelled()
+      .catch(() => undefined)
+      .finally(() => {
+        checking = false;
+      });
+  }, options.cancelCheckEveryMs ?? 1000);
   try {
     while (!stopping()) {
       if (free === 0) {
@@ -237,6 +293,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     while (settling.size > 0) await Promise.all(settling);
   } finally {
     clearInterval(expiry);
+    clearInterval(cancelCheck);
     options.stopNow?.removeEventListener('abort', onStopNow);
     await experiments.closeAll();
   }

@@ -22,7 +22,7 @@ import { endOrphans, recordingListener } from './child-records.ts';
 import { TrialDeadlines } from './deadline.ts';
 import type { RunnerEvent, RunnerListener, RunProgress } from './events.ts';
 import { type HarnessInput, resolveHarness } from './harness-input.ts';
-import { InOrder } from './in-order.ts';
+import { InOrder, StoredFeed } from './in-order.ts';
 import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
 import { planTrials, type Trial } from './plan.ts';
@@ -197,7 +197,6 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   // Without `keepRecords` the records fold into the metrics as they finish (in plan order) and
   // none is kept; a plugin's metric without a fold gets cut records instead (the same numbers).
   const keep = options.keepRecords !== false;
-  const folding = keep ? undefined : foldingRun(options, plan, trials);
   const refs = options.metrics ?? options.suite.metrics;
   const builtin = builtinMetricsOnly(refs);
   const forMetrics = keep || !builtin ? (r: RunRecord) => r : metricRecord;
@@ -205,16 +204,17 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   // The stored trials a resume keeps, read again a page at a time. Trial records carry what the
   // built-in metrics read; the default choice of metrics also asks whether a trial has a trace
   // (unless one has criteria, which decides it), and a plugin's metric may read anything, so
-  // those read whole records.
-  if (store !== undefined) {
-    const whole = keep || !builtin || (refs.length === 0 && !stored.criteria);
-    if (folding === undefined)
-      await stored.readKept(store, experiment.id, { whole, once: false }, (r) => records.push(forMetrics(r)));
-    else
-      await stored.readKept(store, experiment.id, { whole, once: true }, (r) =>
-        folding.order.put(metricRecord(r)),
+  // those read whole records. Folded, they are read as the fold reaches them (`StoredFeed`).
+  const whole = keep || !builtin || (refs.length === 0 && !stored.criteria);
+  const folding = keep
+    ? undefined
+    : foldingRun(options, plan, trials, (order) =>
+        store === undefined
+          ? undefined
+          : new StoredFeed(order, keptForMetrics(stored, store, experiment.id, whole)),
       );
-  }
+  if (store !== undefined && folding === undefined)
+    await stored.readKept(store, experiment.id, { whole, once: false }, (r) => records.push(forMetrics(r)));
   // Read before the trial setup, which may start a gateway: a failed read leaves nothing open.
   // With `gateway:` in the harness config, every model call of the harness is recorded per trial.
   const setup = await createTrialSetup({
@@ -256,6 +256,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   if (options.stopNow?.aborted === true) onStopNow();
 
   await emit({ type: 'run_start', experiment, trials: trials.length, resumed: kept });
+  folding?.feed?.pump();
   let next = 0;
   let storeFailure: string | undefined;
   // Stores, folds and announces one finished trial.
@@ -270,11 +271,15 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
       stopping = true;
       deadlines.abortAll(error);
       folding?.order.skip(trial.task.id, trial.epoch);
+      folding?.feed?.pump();
       await emit({ type: 'store_failed', error: errorMessage(error) });
       return;
     }
     if (folding === undefined) records.push(forMetrics(record));
-    else folding.order.put(metricRecord(record));
+    else {
+      folding.order.put(metricRecord(record));
+      folding.feed?.pump();
+    }
     count(progress, record);
     progress.done++;
     const snapshot: RunProgress = { ...progress, elapsed: (performance.now() - started) / 1000 };
@@ -301,6 +306,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
         }
         if (record === undefined) {
           folding?.order.skip(trial.task.id, trial.epoch);
+          folding?.feed?.pump();
           continue; // stopped before it had a result: resume runs it
         }
         await settling;
@@ -318,12 +324,16 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
     await Promise.all(
       Array.from({ length: Math.min(settings.concurrency, Math.max(trials.length, 1)) }, worker),
     );
+  } catch (error) {
+    await folding?.feed?.close();
+    throw error;
   } finally {
     options.signal?.removeEventListener('abort', onInterrupt);
     options.stopNow?.removeEventListener('abort', onStopNow);
     if (graceTimer !== undefined) clearTimeout(graceTimer);
     await setup.gateway?.close();
   }
+  await folding?.feed?.drain();
   folding?.order.finish();
 
   const interrupted = (stopping || storeFailure !== undefined) && progress.done < progress.total;
@@ -355,14 +365,15 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
 /**
  * The run's metrics folded as its records finish, in plan order; undefined when a metric has no
  * fold (a plugin's) or a stored record of a resume lies outside the plan (or repeats a trial):
- * then records are kept. The stored trials a resume keeps are expected too; they are put when
- * read (`StoredTrials.readKept`).
+ * then records are kept. The stored trials a resume keeps are expected too; `feed` reads them
+ * from the store as the fold reaches them.
  */
 function foldingRun(
   options: ResolvedRunOptions,
   plan: Prepared['plan'],
   trials: readonly Trial[],
-): { readonly stream: ExperimentStream; readonly order: InOrder } | undefined {
+  feed: (order: InOrder) => StoredFeed | undefined,
+): { readonly stream: ExperimentStream; readonly order: InOrder; readonly feed?: StoredFeed } | undefined {
   const { tasks, settings, stored } = plan;
   if (stored.irregular > 0) return undefined;
   const stream = ExperimentStream.create({
@@ -379,8 +390,21 @@ function foldingRun(
     (record) => stream.add(record),
   );
   for (const trial of trials) order.expect(trial.task.id, trial.epoch);
-  for (const { taskId, epoch } of stored.keptTrials()) order.expect(taskId, epoch);
-  return { stream, order };
+  let kept = 0;
+  for (const { taskId, epoch } of stored.keptTrials()) if (order.expectStored(taskId, epoch)) kept++;
+  const fed = kept === 0 ? undefined : feed(order);
+  if (fed === undefined) order.storedEnded();
+  return { stream, order, ...(fed === undefined ? {} : { feed: fed }) };
+}
+
+/** The kept records of a resume, read as the fold takes them, cut to what the metrics read. */
+async function* keptForMetrics(
+  stored: Prepared['plan']['stored'],
+  store: ExperimentStore,
+  experimentId: string,
+  whole: boolean,
+): AsyncGenerator<RunRecord> {
+  for await (const record of stored.keptRecords(store, experimentId, { whole })) yield metricRecord(record);
 }
 
 function count(

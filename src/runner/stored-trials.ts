@@ -1,4 +1,5 @@
 import type { RunRecord } from '../core/run-record.ts';
+import { streamRecords } from '../store/page-stream.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { isRetryableError } from './resume-plan.ts';
 
@@ -110,6 +111,26 @@ export class StoredTrials {
     for (let slot = 0; slot < this.slots.length; slot++) {
       if (this.slots[slot] !== KEPT && this.slots[slot] !== FOLDED) continue;
       yield { taskId: this.taskIds[Math.floor(slot / this.epochs)]!, epoch: slot % this.epochs };
+    }
+  }
+
+  /**
+   * The first record of each kept trial of the plan (the ones `keptTrials` lists), once each, read
+   * from the store a page at a time as the caller takes them: whole records with `whole`, else
+   * trial records. Records stored after the read began (this run's) are not among them.
+   */
+  async *keptRecords(
+    store: ExperimentStore,
+    experimentId: string,
+    options: { readonly whole: boolean },
+  ): AsyncGenerator<RunRecord> {
+    if (this.counts.kept === 0) return;
+    for await (const record of streamRecords(store, experimentId, { whole: options.whole })) {
+      if (standingOf(record, this.mode) !== 'kept') continue;
+      const slot = this.slotOf(record.task_id, record.epoch);
+      if (slot === undefined || this.slots[slot] !== KEPT) continue;
+      this.slots[slot] = FOLDED;
+      yield record;
     }
   }
 

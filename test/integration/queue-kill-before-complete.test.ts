@@ -10,6 +10,10 @@ import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 // commits, through the built CLI (`npx tsdown` first) on a real PostgreSQL. The test holds the
 // experiment's completion lock (complete-jobs.ts), so the worker's completion waits inside its
 // transaction; then the worker is killed and its connection ends (the machine is gone).
+//
+// The jobs' expiry is an hour, and the test ages the jobs itself once the worker is dead: with a
+// short expiry (it was 6 s) a loaded machine took longer than that to run the five trials, and the
+// doomed worker's own expiry put jobs back before the kill (`expected 3 to be 5` active jobs).
 const AGENT = join(ROOT, 'test/fixtures/queue/agent.mjs');
 const TASKS = 5;
 
@@ -27,7 +31,7 @@ describe('a worker killed between its commits and its batch of job completions',
     // The agent fixture holds the first `hang` trial unless this file exists: no trial hangs here.
     await writeFile(join(marks, 'held'), '{}');
     const queued = await cli(
-      ['run', 'evals/kill-before-complete.yaml', '--queue', url, '--job-expiry', '6', '--detach'],
+      ['run', 'evals/kill-before-complete.yaml', '--queue', url, '--job-expiry', '3600', '--detach'],
       root,
     );
     expect(queued.status).toBe(0);
@@ -65,8 +69,12 @@ describe('a worker killed between its commits and its batch of job completions',
       const early = await Promise.race([watch.done.then(() => true), sleep(4000).then(() => false)]);
       expect(early, `runs watch ended while jobs were active: ${watch.stderr()}`).toBe(false);
 
-      // The jobs expire; another worker runs every trial again, keeps the first records and completes
-      // the jobs; only then does the watch report the experiment completed.
+      // The jobs expire (as an hour later); another worker runs every trial again, keeps the first
+      // records and completes the jobs; only then does the watch report the experiment completed.
+      await db.query(
+        `UPDATE harnesseval_queue.job SET started_on = now() - interval '2 hours' WHERE data->>'experiment_id' = $1 AND state = 'active'`,
+        [id],
+      );
       const survivor = pool.start(root, { jobs: 2, env });
       const watched = await watch.done;
       const open = `SELECT count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 AND state IN ('created', 'retry', 'active')`;

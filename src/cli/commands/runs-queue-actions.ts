@@ -31,7 +31,7 @@ export async function cancelRun(io: CliIO, choice: QueueChoice): Promise<void> {
     const { cancelExperiment } = await import('../../queue/follow.ts');
     const { cancelled, wasRunning } = await cancelExperiment(store, queue, id);
     io.stderr.write(
-      `cancelled ${cancelled} queued trials of experiment ${id}${wasRunning ? '; it is marked interrupted' : ''} (trials already running finish and are stored; resume with run --resume ${id} --queue …)\n`,
+      `cancelled ${cancelled} queued trials of experiment ${id}${wasRunning ? '; it is marked interrupted' : ''} (workers stop its running trials within a second or two and store nothing of them; resume with run --resume ${id} --queue …)\n`,
     );
   });
 }

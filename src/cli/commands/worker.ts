@@ -72,6 +72,7 @@ function notable(event: WorkerEvent): boolean {
       return !event.first || event.record.outcome !== 'pass';
     case 'job_failed':
     case 'experiment_finished':
+    case 'experiment_cancelled':
       return true;
   }
 }
@@ -88,6 +89,8 @@ function describe(event: WorkerEvent): string {
       return `harnesseval: job of ${event.experimentId ?? 'an unknown experiment'} put back: ${event.error}`;
     case 'experiment_finished':
       return `finished experiment ${event.experimentId}`;
+    case 'experiment_cancelled':
+      return `experiment ${event.experimentId} was cancelled: its trials here are stopped and not stored`;
   }
 }
 

@@ -46,6 +46,24 @@ describe('ExperimentCache', () => {
     expect(open).toHaveBeenCalledTimes(2);
   });
 
+  it('a dropped experiment gets `stop` before it closes, also when it was still opening (a cancel)', async () => {
+    let opened: (value: { close(): Promise<void> }) => void = () => {};
+    const events: string[] = [];
+    const cache = new ExperimentCache(
+      () =>
+        new Promise<{ close(): Promise<void> }>((resolve) => {
+          opened = resolve;
+        }),
+    );
+    const job = cache.use('e1', async () => void events.push('job ran'));
+    cache.drop('e1', () => events.push('stopped'));
+    opened({ close: async () => void events.push('closed') });
+    await job;
+    await cache.closeAll();
+    expect(events).toEqual(['job ran', 'stopped', 'closed']);
+    expect(cache.size).toBe(0);
+  });
+
   it('does not close an experiment while one of its trials runs', async () => {
     const { open, closed } = opener();
     const cache = new ExperimentCache(open);
