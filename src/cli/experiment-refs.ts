@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { HarnessEvalError } from '../core/errors.ts';
 import type { Experiment } from '../core/experiment.ts';
 import { readExperimentFile } from '../store/json-io.ts';
+import { type RecordChoice, readStoredExperiment } from '../store/read-experiment.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { openCliStore, storeLocation } from './store-location.ts';
 
@@ -33,13 +34,6 @@ export function parseLatestRef(reference: string): { harness: string; version?: 
   return version === undefined ? { harness } : { harness, version };
 }
 
-/**
- * Which records to read of a stored experiment: `whole` (default), or `trial` records (cut to what
- * metrics and comparisons read, see store/trial-record.ts) when `trial` accepts the metric names
- * the experiment stores.
- */
-export type RecordChoice = 'whole' | { readonly trial: (metricNames: readonly string[]) => boolean };
-
 async function fromStore(
   store: ExperimentStore,
   reference: string,
@@ -62,17 +56,9 @@ async function fromStore(
     const { resolveExperimentId } = await import('../store/resolve-id.ts');
     id = await resolveExperimentId(store, reference);
   }
-  const vanished = () => new HarnessEvalError('not_found', `experiment ${id} vanished from the store`);
-  if (records !== 'whole') {
-    // The document first: an experiment that finishes in between then has every record its
-    // stored metrics were computed from.
-    const document = await store.getExperimentDocument(id);
-    if (document === undefined) throw vanished();
-    if (records.trial(document.metrics.map((m) => m.name)))
-      return { ...document, records: await store.listTrialRecords(id) };
-  }
-  const experiment = await store.getExperiment(id);
-  if (experiment === undefined) throw vanished();
+  const experiment = await readStoredExperiment(store, id, records);
+  if (experiment === undefined)
+    throw new HarnessEvalError('not_found', `experiment ${id} vanished from the store`);
   return experiment;
 }
 

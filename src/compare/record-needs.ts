@@ -1,5 +1,6 @@
 import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
+import type { RecordChoice } from '../store/read-experiment.ts';
 import { metricForResult } from './per-task.ts';
 
 /**
@@ -14,4 +15,12 @@ export function trialRecordsSuffice(names: readonly string[], registry?: MetricR
     const scored = /^evaluator_score:/.test(name);
     return scored || isBuiltinMetric(parseMetricAlias(name).name);
   });
+}
+
+/**
+ * The records a comparison of the `asked` metrics (plus those an experiment stores) reads from a
+ * store: trial records when they suffice, else whole ones.
+ */
+export function comparisonRecords(asked: readonly string[] = [], registry?: MetricRegistry): RecordChoice {
+  return { trial: (stored) => trialRecordsSuffice([...asked, ...stored], registry) };
 }

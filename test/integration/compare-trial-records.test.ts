@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareExperiments } from '../../src/compare/index.ts';
-import { trialRecordsSuffice } from '../../src/compare/record-needs.ts';
+import { comparisonRecords, trialRecordsSuffice } from '../../src/compare/record-needs.ts';
 import type { Experiment } from '../../src/core/experiment.ts';
 import type { Outcome, RunRecord } from '../../src/core/run-record.ts';
 import { builtinMetricNames } from '../../src/metrics/catalog.ts';
 import { mulberry32 } from '../../src/stats/bootstrap.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
+import { readStoredExperiment } from '../../src/store/read-experiment.ts';
 import { openSqliteDatabase } from '../../src/store/sqlite-driver.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import type { ExperimentStore } from '../../src/store/types.ts';
+import { buildTimeline } from '../../src/timeline/timeline.ts';
+import { compareScreen } from '../../src/viewer/pages/compare.ts';
+import { timelineScreen } from '../../src/viewer/pages/timeline.ts';
 import { makeExperiment, makeRecord } from '../helpers/experiments.ts';
 import { adminQuery, createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
 
@@ -230,5 +234,85 @@ describe('compare from trial records', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+/** The store, counting the whole-record reads (`getExperiment`) and the trial-record reads. */
+function counting(store: ExperimentStore): {
+  store: ExperimentStore;
+  whole: () => number;
+  trial: () => number;
+} {
+  let whole = 0;
+  let trial = 0;
+  const counted = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'getExperiment') whole++;
+      if (key === 'listTrialRecords') trial++;
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: counted, whole: () => whole, trial: () => trial };
+}
+
+describe('timeline and the viewer read trial records too', () => {
+  let dir = '';
+  let store: SqliteStore;
+  const lineage = [pair[0]!, pair[1]!, seededExperiment('exp-next', '1.2.0', 9)].map((e) => ({
+    ...e,
+    status: 'completed' as const,
+  }));
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'harnesseval-trial-views-'));
+    store = new SqliteStore(join(dir, 'lineage.db'));
+    for (const e of lineage) await store.createExperiment(e);
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads an experiment whole or as trial records, as the choice says', async () => {
+    const plugin = { trial: (names: readonly string[]) => !names.includes('needs_whole') };
+    expect((await readStoredExperiment(store, 'exp-base', plugin))?.records[0]?.output.output).toBeNull();
+    const whole = await readStoredExperiment(store, 'exp-base', { trial: () => false });
+    expect(whole?.records[0]?.output.output).toEqual(expect.any(String));
+    expect(await readStoredExperiment(store, 'exp-base')).toEqual(whole);
+    expect(await readStoredExperiment(store, 'no-such-experiment', plugin)).toBeUndefined();
+    expect(await readStoredExperiment(store, 'no-such-experiment')).toBeUndefined();
+    // A metric the comparison needs whole records for (a plugin's) reads them whole.
+    const registry = { create: () => ({ name: 'mine' }) } as never;
+    const cut = comparisonRecords(['mine'], registry);
+    expect(cut !== 'whole' && cut.trial([])).toBe(false);
+  });
+
+  it('builds the same timeline from trial records as from whole ones', async () => {
+    const whole: Experiment[] = [];
+    const cut: Experiment[] = [];
+    for (const e of lineage) {
+      whole.push((await store.getExperiment(e.id))!);
+      cut.push((await readStoredExperiment(store, e.id, comparisonRecords()))!);
+    }
+    expect(cut[0]?.records.every((r) => r.output.output === null)).toBe(true);
+    for (const options of [
+      {},
+      { perVersion: 'pooled' as const, adjust: 'bh' as const },
+      { metrics: METRICS },
+    ]) {
+      const fromWhole = buildTimeline(whole, options);
+      expect(buildTimeline(cut, options)).toEqual(fromWhole);
+      expect(fromWhole.points).toHaveLength(3);
+    }
+  });
+
+  it("the viewer's compare and timeline pages read no whole experiment", async () => {
+    const c = counting(store);
+    const page = await compareScreen({ store: c.store }, ['exp-base', 'exp-cand'], new URLSearchParams());
+    expect(page).toContain('exp-cand');
+    const timeline = await timelineScreen({ store: c.store }, 'seeded', 'seeded-suite');
+    expect(timeline).toContain('1.2.0');
+    expect(c.trial()).toBe(2 + lineage.length);
+    expect(c.whole()).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { compareExperiments } from '../../compare/index.ts';
-import { trialRecordsSuffice } from '../../compare/record-needs.ts';
+import { comparisonRecords } from '../../compare/record-needs.ts';
 import type { Comparison } from '../../compare/types.ts';
 import { errorMessage, HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
@@ -104,12 +104,11 @@ export async function compareAction(
 ): Promise<void> {
   const format = formatFor(flags);
   // Trial records (a few hundred bytes a trial) unless a metric may read more of a record.
-  const asked = flags.metric ?? [];
   const experiments = await loadExperimentRefs(references, {
     cwd: io.cwd,
     store: flags.store,
     env: io.env,
-    records: { trial: (stored) => trialRecordsSuffice([...asked, ...stored]) },
+    records: comparisonRecords(flags.metric),
   });
   const candidate = experiments[1];
   if (candidate === undefined)

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { comparisonRecords } from '../../compare/record-needs.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import { resolveOutputFormat, VIEW_FORMATS, type ViewFormat } from '../../reporters/output-format.ts';
@@ -8,6 +9,7 @@ import {
   renderTimelineHtml,
   renderTimelineMarkdown,
 } from '../../reporters/timeline/index.ts';
+import { readStoredExperiment } from '../../store/read-experiment.ts';
 import type { ExperimentStore, ExperimentSummary } from '../../store/types.ts';
 import { buildTimeline, type Timeline } from '../../timeline/timeline.ts';
 import { openStoreForReading } from '../experiment-refs.ts';
@@ -49,9 +51,12 @@ async function lineage(store: ExperimentStore, flags: TimelineFlags): Promise<Ex
   const ofHarness = summaries.filter((s) => s.harness_name === harness);
   const suite = flags.suite ?? single(ofHarness, 'suite_id', '--suite');
   const chosen = ofHarness.filter((s) => s.suite_id === suite);
+  // Trial records (a few hundred bytes a trial) unless a metric may read more of a record: a
+  // lineage holds every version's experiment at once.
+  const records = comparisonRecords(flags.metric);
   const experiments: Experiment[] = [];
   for (const s of chosen) {
-    const experiment = await store.getExperiment(s.id);
+    const experiment = await readStoredExperiment(store, s.id, records);
     if (experiment) experiments.push(experiment);
   }
   return experiments;

@@ -1,4 +1,5 @@
 import { compareExperiments } from '../../compare/compare.ts';
+import { comparisonRecords } from '../../compare/record-needs.ts';
 import type { Comparison, FlippedTask } from '../../compare/types.ts';
 import { HarnessEvalError } from '../../core/errors.ts';
 import type { Experiment } from '../../core/experiment.ts';
@@ -59,8 +60,10 @@ export async function compareScreen(
       'usage',
       'select two or more experiments to compare (?id=BASELINE&id=CANDIDATE)',
     );
+  // Trial records: the comparison and its charts read no output or trace.
+  const records = comparisonRecords();
   const experiments: Experiment[] = [];
-  for (const id of ids) experiments.push(await experimentById(context.store, id));
+  for (const id of ids) experiments.push(await experimentById(context.store, id, records));
   if (query.get('order') === 'oldest-first')
     experiments.sort((a, b) => a.created_at.localeCompare(b.created_at));
   const comparison = compareExperiments(experiments);

@@ -1,7 +1,9 @@
+import { comparisonRecords } from '../../compare/record-needs.ts';
 import type { Experiment } from '../../core/experiment.ts';
 import { escapeHtml, renderPage } from '../../reporters/html/index.ts';
 import { versionLabel } from '../../reporters/timeline/headings.ts';
 import { renderTimelineHtml } from '../../reporters/timeline/html.ts';
+import { readStoredExperiment } from '../../store/read-experiment.ts';
 import { buildTimeline } from '../../timeline/timeline.ts';
 import { links } from '../routes.ts';
 import { type ScreenContext, SERVED } from './context.ts';
@@ -47,9 +49,10 @@ export async function timelineScreen(
 ): Promise<string> {
   if (harness === undefined || suite === undefined) return lineagesScreen(context);
   const summaries = await context.store.listExperiments({ status: 'completed', harness, suite });
+  const records = comparisonRecords();
   const experiments: Experiment[] = [];
   for (const s of summaries) {
-    const experiment = await context.store.getExperiment(s.id);
+    const experiment = await readStoredExperiment(context.store, s.id, records);
     if (experiment !== undefined) experiments.push(experiment);
   }
   const timeline = buildTimeline(experiments);
