@@ -103,8 +103,13 @@ export class PostgresReads {
   }
 
   /**
-   * A cursor over the records in suite order, in one read-only snapshot (what getExperiment reads),
-   * fetched a page at a time: the server sorts once, the process holds one page.
+   * The records in suite order, a page at a time, as SQLite reads them (sqlite-pages.ts): the
+   * run ids first, sorted once by the server, then each page by run id (the records_run_id
+   * index), each read its own statement. So no transaction, snapshot or connection is held
+   * between pages: a resume reads its kept records as its run reaches them, for as long as the
+   * run takes, and a snapshot held that long would keep VACUUM off every table of the server
+   * (the queue's jobs churn) and a pooled connection from the run. The set is fixed when the read
+   * starts: a record written since is not handed over, one deleted since is left out.
    */
   async readRecordPages(
     experimentId: string,
@@ -113,40 +118,46 @@ export class PostgresReads {
   ): Promise<void> {
     const whole = options.whole === true;
     const size = recordPageSize(options);
-    // The visitor's own failure is not the store's: it is kept apart from what the pool wraps.
-    let failed: { readonly error: unknown } | undefined;
-    await this.#db.transaction(
-      `read the runs of experiment ${experimentId}`,
-      async (client) => {
-        await client.query(
-          `DECLARE record_pages NO SCROLL CURSOR FOR SELECT run_id, ${whole ? 'document' : 'summary'}
-           FROM ${this.#s}.records WHERE experiment_id = $1 ORDER BY task_index, task_id, epoch`,
-          [experimentId],
-        );
-        for (;;) {
-          const rows = (await client.query(`FETCH ${size} FROM record_pages`)).rows;
-          if (rows.length === 0) return;
-          const page = whole
-            ? decodeRecordRows(rows, experimentId)
-            : await trialRecordsOfRows(rows, experimentId, async (runIds) => {
-                const found = await client.query(
-                  `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = ANY($2::text[])`,
-                  [experimentId, runIds],
-                );
-                return new Map(decodeRecordRows(found.rows, experimentId).map((r) => [r.run_id, r]));
-              });
-          try {
-            await visit(page);
-          } catch (error) {
-            failed = { error };
-            return;
-          }
-          if (rows.length < size) return;
-        }
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-    );
-    if (failed !== undefined) throw failed.error;
+    const label = `read the runs of experiment ${experimentId}`;
+    const runIds = await this.#db.withClient(label, async (client) => {
+      const found = await client.query({
+        text: `SELECT run_id FROM ${this.#s}.records WHERE experiment_id = $1 ORDER BY task_index, task_id, epoch`,
+        values: [experimentId],
+        rowMode: 'array',
+      });
+      return found.rows.map((row: unknown[]) => row[0]);
+    });
+    if (!runIds.every((id): id is string => typeof id === 'string'))
+      throw new HarnessEvalError('store', `a stored run of experiment ${experimentId} is corrupt`);
+    const documents = async (ids: readonly string[]) => {
+      const found = await this.#db.withClient(label, (client) =>
+        client.query(
+          `SELECT run_id, document FROM ${this.#s}.records WHERE experiment_id = $1 AND run_id = ANY($2::text[])`,
+          [experimentId, ids],
+        ),
+      );
+      return new Map(decodeRecordRows(found.rows, experimentId).map((r) => [r.run_id, r]));
+    };
+    for (let at = 0; at < runIds.length; at += size) {
+      const wanted = runIds.slice(at, at + size);
+      const rows = await this.#db.withClient(
+        label,
+        async (client) =>
+          (
+            await client.query(
+              `SELECT r.run_id, r.${whole ? 'document' : 'summary'}
+               FROM unnest($2::text[]) WITH ORDINALITY AS k (run_id, n)
+               JOIN ${this.#s}.records r ON r.experiment_id = $1 AND r.run_id = k.run_id
+               ORDER BY k.n`,
+              [experimentId, wanted],
+            )
+          ).rows,
+      );
+      const page = whole
+        ? decodeRecordRows(rows, experimentId)
+        : await trialRecordsOfRows(rows, experimentId, documents);
+      await visit(page);
+    }
   }
 
   async countRecords(experimentId: string, query: RecordQuery = {}): Promise<number> {
