@@ -1,6 +1,5 @@
 import { isBuiltinMetric, parseMetricAlias } from '../metrics/catalog.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
-import type { RecordChoice } from '../store/read-experiment.ts';
 import { metricForResult } from './per-task.ts';
 
 /**
@@ -19,8 +18,12 @@ export function trialRecordsSuffice(names: readonly string[], registry?: MetricR
 
 /**
  * The records a comparison of the `asked` metrics (plus those an experiment stores) reads from a
- * store: trial records when they suffice, else whole ones.
+ * store: trial records when they suffice, else whole ones. The shape is the store's `RecordChoice`
+ * (store/read-experiment.ts), written out here because compare/ does not import store/.
  */
-export function comparisonRecords(asked: readonly string[] = [], registry?: MetricRegistry): RecordChoice {
+export function comparisonRecords(
+  asked: readonly string[] = [],
+  registry?: MetricRegistry,
+): { readonly trial: (metricNames: readonly string[]) => boolean } {
   return { trial: (stored) => trialRecordsSuffice([...asked, ...stored], registry) };
 }

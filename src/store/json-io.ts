@@ -147,7 +147,7 @@ export async function storeExperiment(
   experiment: Experiment,
   options: { readonly replace?: boolean; readonly annotations?: readonly ExportedAnnotation[] } = {},
 ): Promise<void> {
-  if ((await store.getExperiment(experiment.id)) !== undefined) {
+  if ((await store.getExperimentDocument(experiment.id)) !== undefined) {
     if (options.replace !== true) {
       throw new HarnessEvalError('invalid_input', `experiment ${experiment.id} already exists in the store`, {
         data: { experimentId: experiment.id, reason: 'exists' },

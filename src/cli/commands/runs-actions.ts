@@ -8,6 +8,7 @@ import {
   readExperimentExport,
   storeExperiment,
 } from '../../store/json-io.ts';
+import { readStoredExperiment } from '../../store/read-experiment.ts';
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';
@@ -93,7 +94,9 @@ export async function showRun(
 ): Promise<void> {
   const { experiment, annotations } = await withStore(io, options, 'read', async (store, path) => {
     const id = await resolveId(store, options.id, path);
-    return { experiment: await store.getExperiment(id), annotations: await store.listAnnotations(id) };
+    // Trial records: the counts, error kinds and overall score read no output or trace.
+    const experiment = await readStoredExperiment(store, id, { trial: () => true });
+    return { experiment, annotations: await store.listAnnotations(id) };
   });
   if (experiment === undefined)
     throw new HarnessEvalError('not_found', `experiment ${options.id} vanished while reading`);

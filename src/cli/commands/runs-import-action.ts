@@ -68,7 +68,7 @@ async function storeAll(
   where: string,
 ) {
   for (const experiment of experiments) {
-    if ((await store.getExperiment(experiment.id)) !== undefined && !replace)
+    if ((await store.getExperimentDocument(experiment.id)) !== undefined && !replace)
       throw new HarnessEvalError(
         'invalid_input',
         `experiment ${experiment.id} already exists in ${where} (imported before?); pass --replace to overwrite it`,
@@ -78,7 +78,7 @@ async function storeAll(
   const stored: string[] = [];
   try {
     for (const experiment of experiments) {
-      if (replace && (await store.getExperiment(experiment.id)) !== undefined)
+      if (replace && (await store.getExperimentDocument(experiment.id)) !== undefined)
         await store.deleteExperiment(experiment.id);
       await store.createExperiment(experiment);
       stored.push(experiment.id);
