@@ -100,6 +100,16 @@ if (isEntry) {
       throw error;
     });
   }
+  // A signal that meets no command's own handler (a command that has none, or one that has
+  // returned and uninstalled its handlers while the process winds down) exits with the status
+  // already decided, or 130 — never Node's default, a bare death by signal (exit 143 for SIGTERM)
+  // after a command has printed its last word. A command's own handlers run instead of this one.
+  const late = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    process.exit(process.exitCode ?? EXIT.interrupted);
+  };
+  process.on('SIGINT', late);
+  process.on('SIGTERM', late);
   void runCli(process.argv.slice(2)).then((status) => {
     process.exitCode = status;
   });

@@ -58,6 +58,8 @@ export class RunSignals {
     private readonly io: CliIO,
     private readonly inputs: ResumeInputs,
     private readonly say: (text: string) => void,
+    /** Seconds in-flight trials get after the first signal (`run --grace`). */
+    private readonly graceSeconds = 5,
   ) {}
 
   install(): void {
@@ -87,7 +89,7 @@ export class RunSignals {
     }
     if (this.#count === 1) {
       this.say(
-        'harnesseval: interrupting — finishing in-flight trials (up to 5 s); press Ctrl-C again to stop now',
+        `harnesseval: interrupting — finishing in-flight trials (up to ${this.graceSeconds} s); press Ctrl-C again to stop now`,
       );
       this.interrupt.abort();
       return;

@@ -174,7 +174,9 @@ describe('a harness that leaves a daemon behind', () => {
 describe('a second signal after a fast stop', () => {
   it('while the reports are written: still exit 130 with the resume command, never a bare exit 143', async () => {
     // 3,000 instant trials: the first SIGTERM stops the run at once; the second lands while the
-    // HTML and JSON reports of the trials done are rendered (the old code had removed its handlers).
+    // HTML and JSON reports of the trials done are rendered (the old code had removed its handlers),
+    // or, on a fast machine, after the last line while the process winds down (that met Node's
+    // default until main.ts's late handler: exit 143 after "resume with").
     const tests = Array.from({ length: 3000 }, (_, i) => ({
       id: `t-${i}`,
       input: `x${i}`,
@@ -206,7 +208,7 @@ describe('a second signal after a fast stop', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     run.child.kill('SIGTERM');
     const r = await run.done;
-    expect(r.signal).toBeNull();
+    expect(r.signal, r.stderr).toBeNull();
     expect(r.status).toBe(130);
     expect(r.stderr).toMatch(/resume with: npx harnesseval run .*--resume exp-/);
   }, 60_000);

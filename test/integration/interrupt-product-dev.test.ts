@@ -8,6 +8,9 @@ import { cli, ROOT, startCli } from '../helpers/run-cli.ts';
 // Ctrl-C during the product-dev suite: the trials in flight are not results of the harness (they
 // were stored as FAIL, their criteria killed by the signal); they run again on resume, and the
 // resumed experiment equals an uninterrupted one. Two tasks keep it to about a minute.
+// A trial takes 2.5 s on a quiet machine and over 10 s on a loaded one: `--grace 0.5` keeps the
+// in-flight trials from finishing inside the grace whatever the machine's speed (the default 5 s
+// let both finish on a fast machine: exit 0).
 
 const SUITE = join(ROOT, 'suites/product-dev/suite.yaml');
 const HARNESS = join(ROOT, 'examples/harness-lineage/v0.5.0.yaml');
@@ -52,13 +55,26 @@ describe('Ctrl-C on the product-dev suite', () => {
 
     const db = join(dir, 'interrupted.db');
     const run = startCli(
-      ['run', SUITE, '--harness', HARNESS, ...FILTER, '-j', '2', '--store', db, '--no-progress'],
+      [
+        'run',
+        SUITE,
+        '--harness',
+        HARNESS,
+        ...FILTER,
+        '-j',
+        '2',
+        '--store',
+        db,
+        '--no-progress',
+        '--grace',
+        '0.5',
+      ],
       dir,
     );
-    // Both trials are in flight (each takes over 10 s: copy, then node --test criteria) and cannot
-    // finish within the 5 s grace: SIGINT goes half a second after the run said it started (its
-    // pending-rubric line, printed at run_start). A fixed sleep from spawn met a still-starting CLI on
-    // a loaded machine, and two seconds later let both trials finish inside the grace (exit 0).
+    // Both trials are in flight (copy, then node --test criteria) and cannot finish within the
+    // half-second grace: SIGINT goes half a second after the run said it started (its pending-rubric
+    // line, printed at run_start). A fixed sleep from spawn met a still-starting CLI on a loaded
+    // machine.
     const startedBy = Date.now() + 60_000;
     while (!/exp-\d{8}-\d{6}/.test(run.stderr()) && Date.now() < startedBy)
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -66,6 +82,7 @@ describe('Ctrl-C on the product-dev suite', () => {
     run.child.kill('SIGINT');
     const stopped = await run.done;
     expect(stopped.status, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toContain('finishing in-flight trials (up to 0.5 s)');
     const id = /--resume (\S+)/.exec(stopped.stderr)?.[1] ?? '';
     const partial = await exported(db, id);
     expect(partial.status).toBe('interrupted');
@@ -77,6 +94,7 @@ describe('Ctrl-C on the product-dev suite', () => {
     expect(partial.records.length).toBeLessThan(2);
 
     const command = /resume with: npx harnesseval (.+)$/m.exec(stopped.stderr)?.[1]?.split(' ') ?? [];
+    expect(command.join(' ')).toContain('--grace 0.5');
     const resumed = await cli([...command, '--no-progress'], dir);
     expect(resumed.status, resumed.stderr).toBe(0);
     const finished = await exported(db, id);

@@ -259,13 +259,21 @@ describe('a damaged stored record', () => {
       expect(intact.status).toBe(0);
       const sql = (text: string) => adminQuery(text, new URL(url).pathname.slice(1));
       // Deep inside the trace, which compare does not read (its trial records leave traces out):
-      // compare gives the same answer, a whole read of the experiment refuses it.
+      // compare and `runs show` (trial records too) give the same answer, a whole read of the
+      // experiment (`runs export`) refuses it.
       await sql(
         `UPDATE damaged.records SET document = jsonb_set(document::jsonb, '{trace,agent_calls,0,tokens_in}', '"many"')::text
          WHERE experiment_id = 'exp-damage-b' AND task_id = 'bravo'`,
       );
       expect(await compare()).toMatchObject({ status: 0, stdout: intact.stdout });
-      const shown = await he(['runs', 'show', 'exp-damage-b', '--store', schemaUrl.href], dir);
+      expect(await he(['runs', 'show', 'exp-damage-b', '--store', schemaUrl.href], dir)).toMatchObject({
+        status: 0,
+        stderr: '',
+      });
+      const shown = await he(
+        ['runs', 'export', 'exp-damage-b', '--store', schemaUrl.href, '-o', join(dir, 'b.json')],
+        dir,
+      );
       expect(shown.status).not.toBe(0);
       expect(shown.stderr).toContain(
         'stored run bravo#0 of experiment exp-damage-b is corrupt: trace.agent_calls[0].tokens_in:',

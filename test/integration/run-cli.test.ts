@@ -116,6 +116,8 @@ describe('harnesseval run: exit status', () => {
       [['-j', '0'], /--concurrency must be a whole number >= 1/],
       [['--epochs', 'x'], /--epochs must be a whole number >= 1/],
       [['--timeout', '-1'], /--timeout must be a number > 0/],
+      [['--grace', '-1'], /--grace must be a number of seconds from 0 to 2147483/],
+      [['--grace', '1e9'], /--grace must be a number of seconds from 0 to 2147483/],
       [['--filter-difficulty', 'extreme'], /Allowed choices are easy, medium, hard/],
       [['-o', join(dir, 'out.pdf')], /cannot tell the report format of .*out\.pdf/],
       [['--reporter', 'jsn'], /jsn/],

@@ -20,6 +20,8 @@ export interface RunFlags {
   epochs: number;
   timeout: number;
   retries: number;
+  /** Seconds in-flight trials get to finish after a first Ctrl-C. */
+  grace: number;
   filterId?: string;
   filterTag?: string;
   filterDifficulty?: string;
@@ -94,7 +96,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
   const progress = flags.progress ? new ProgressDisplay(io, io.stderr.isTTY === true) : undefined;
   const say = (text: string) =>
     progress === undefined ? io.stderr.write(`${text}\n`) : progress.message(text);
-  const signals = new RunSignals(io, run.inputs, say);
+  const signals = new RunSignals(io, run.inputs, say, flags.grace);
   // The workspaces this run kept, from its trial_end events: the reports need no records for them.
   const kept: string[] = [];
   const redactText = secretRedactor(io.env);
@@ -120,6 +122,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
         ...(run.judge === undefined ? {} : { judge: run.judge }),
         ...(run.sandbox === undefined ? {} : { sandbox: run.sandbox }),
         signal: signals.interrupt.signal,
+        graceMs: flags.grace * 1000,
         stopNow: signals.stopNow.signal,
         env: io.env,
         ...(io.plugins === undefined ? {} : { plugins: io.plugins }),

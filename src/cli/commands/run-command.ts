@@ -169,6 +169,7 @@ const KEPT_OPTIONS: readonly {
   readonly args: (flags: RunFlags) => string[];
 }[] = [
   { key: 'concurrency', args: (f) => ['-j', String(f.concurrency)] },
+  { key: 'grace', args: (f) => ['--grace', String(f.grace)] },
   { key: 'output', args: (f) => f.output.flatMap((o) => ['-o', o]) },
   { key: 'reporter', args: (f) => f.reporter.flatMap((r) => ['--reporter', r]) },
   { key: 'all', args: (f) => (f.all === true ? ['--all'] : []) },

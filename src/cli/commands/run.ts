@@ -35,6 +35,14 @@ const positiveNumber = (name: string) => (value: string) => {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0`);
   return n;
 };
+/** Seconds a timer can wait: Node fires a longer timeout at once. */
+const MAX_TIMER_SECONDS = 2_147_483;
+const graceSeconds = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_TIMER_SECONDS || value.trim() === '')
+    throw new InvalidArgumentError(`--grace must be a number of seconds from 0 to ${MAX_TIMER_SECONDS}`);
+  return n;
+};
 const wholeNumber = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || value.trim() === '')
@@ -64,6 +72,12 @@ export function register(program: Command, io: CliIO): void {
       'retries for transient errors (HTTP 429/5xx, resets)',
       nonNegativeInt('--retries'),
       0,
+    )
+    .option(
+      '--grace <seconds>',
+      'after a first Ctrl-C, how long in-flight trials may finish before they are abandoned',
+      graceSeconds,
+      5,
     )
     .option('--filter-id <glob>', 'only tasks whose id matches the glob')
     .option('--filter-tag <tag>', 'only tasks with this tag')

@@ -67,6 +67,7 @@ const flags: RunFlags = {
   epochs: 1,
   timeout: 30,
   retries: 0,
+  grace: 5,
   reporter: ['console'],
   output: [],
   durability: 'normal',
