@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.ts';
 import { type Experiment, ExperimentSchema } from '../../src/core/experiment.ts';
 import { startOpenAICompatibleServer } from '../helpers/openai-compatible-server.ts';
-import { BIN, cli, ROOT } from '../helpers/run-cli.ts';
+import { BIN, cli, ROOT, startCli } from '../helpers/run-cli.ts';
 
 /**
  * One test per `run` flag, each proving through the built CLI that the flag changes what happens
@@ -306,6 +306,35 @@ describe('harnesseval run: every flag changes behaviour', () => {
       expect(r.stdout).toBe('');
     });
   }
+
+  flag('--grace', 'how long a trial in flight at Ctrl-C may finish', async () => {
+    const interrupted = async (grace: string) => {
+      const dir = await scratch();
+      const calls = join(dir, 'calls.txt');
+      const db = join(dir, 'runs.db');
+      const args = ['run', GREET, '--harness', harness('patient'), '--filter-id', 'greet-ada'];
+      const run = startCli([...args, '--store', db, '--no-progress', '--grace', grace], ROOT, {
+        CALLS_FILE: calls,
+      });
+      // SIGINT once the trial has started: it needs 1.5 s more.
+      const until = Date.now() + 20_000;
+      while (!existsSync(calls) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      run.child.kill('SIGINT');
+      const r = await run.done;
+      const id = /(exp-\d{8}-\d{6}-[0-9a-f]{4})/.exec(r.stderr)?.[1] ?? '';
+      const shown = await cli(['runs', 'show', id, '--store', db]);
+      return { ...r, shown: shown.stdout };
+    };
+    const abandoned = await interrupted('0');
+    expect(abandoned.status, abandoned.stderr).toBe(130);
+    expect(abandoned.stderr).toContain('finishing in-flight trials (up to 0 s)');
+    expect(abandoned.stderr).toMatch(/resume with: .*--grace 0/);
+    expect(abandoned.shown).toMatch(/interrupted/);
+    const waited = await interrupted('20');
+    expect(waited.status, waited.stderr).toBe(0);
+    expect(waited.stderr).toContain('finishing in-flight trials (up to 20 s)');
+    expect(waited.shown).toMatch(/completed/);
+  });
 
   flag('--timeout-multiplier', 'scales a Harbor task’s agent and verifier timeouts', async () => {
     const args = ['run', 'suites/harbor-examples', '--harness', 'oracle', '--filter-id', '*hello-file'];
