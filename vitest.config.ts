@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
@@ -18,11 +18,6 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // test/fault/ takes minutes: `npm run test:fault` runs it (HARNESSEVAL_FAULT_TESTS=1).
-    exclude:
-      process.env['HARNESSEVAL_FAULT_TESTS'] === '1'
-        ? configDefaults.exclude
-        : [...configDefaults.exclude, 'test/fault/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
