@@ -6,17 +6,18 @@ import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-recor
 import type { RecordPages, ReportWriter, TrialGlance } from '../reporters/types.ts';
 import { streamRecords } from '../store/page-stream.ts';
 import { secretRedactor, secretsFromEnv } from '../store/redact.ts';
-import type { ExperimentStore, RecordSummary } from '../store/types.ts';
+import type { ExperimentStore } from '../store/types.ts';
 import { makeDirs } from '../util/make-dirs.ts';
 
 /**
  * Records read per query: a page of full records stays a few megabytes for small records (tens
- * for big traces) whatever the run's size. Every record is read in one keyset pass
- * (`streamRecords`); a filtered read (the console's failed rows) uses windows, whose query sorts
- * the keys of every record of the experiment, so fewer, larger pages cost less CPU.
+ * for big traces) whatever the run's size. Every read is one keyset pass (`streamRecords`: the
+ * keys sorted once, then each page by key), filtered or not; windows (`listRecords` with an
+ * offset) sort the experiment's keys again for every page, which made the console's glances of a
+ * 1,000,000-trial run take minutes.
  */
 export const RECORD_PAGE = 1_000;
-/** Summaries are a tenth of a record: more of them per query. */
+/** Trial records are a tenth of a record: more of them per query. */
 const GLANCE_PAGE = 5_000;
 
 /**
@@ -41,43 +42,39 @@ export function storePages(
     count: (outcomes?: readonly Outcome[]) =>
       store.countRecords(experimentId, outcomes === undefined ? {} : { outcome: outcomes }),
     async *records(query = {}) {
-      if (query.outcomes === undefined && query.limit === undefined) {
-        // Every record, in one keyset pass (the windows below re-sort the keys for every page).
-        for await (const record of streamRecords(store, experimentId, { whole: true, pageSize: RECORD_PAGE }))
-          yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
-        return;
-      }
       const limit = query.limit ?? Number.POSITIVE_INFINITY;
-      for (let offset = 0; offset < limit; offset += RECORD_PAGE) {
-        const page = await store.listRecords(experimentId, {
-          ...(query.outcomes === undefined ? {} : { outcome: query.outcomes }),
-          offset,
-          limit: Math.min(RECORD_PAGE, limit - offset),
-        });
-        for (const record of page) yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
-        if (page.length < RECORD_PAGE) return;
+      if (limit <= 0) return;
+      const options = {
+        whole: true,
+        pageSize: Math.min(RECORD_PAGE, limit),
+        ...(query.outcomes === undefined ? {} : { outcomes: query.outcomes }),
+      };
+      let given = 0;
+      // Leaving the loop at the limit ends the store's read.
+      for await (const record of streamRecords(store, experimentId, options)) {
+        yield scrubbed(record, (v) => RunRecordSchema.parse(v) as RunRecord);
+        if (++given >= limit) return;
       }
     },
     async *glances() {
-      for (let offset = 0; ; offset += GLANCE_PAGE) {
-        const page = await store.listRecordSummaries(experimentId, { offset, limit: GLANCE_PAGE });
-        for (const summary of page) yield scrubbed(glanceOf(summary), (v) => v as TrialGlance);
-        if (page.length < GLANCE_PAGE) return;
-      }
+      for await (const record of streamRecords(store, experimentId, { pageSize: GLANCE_PAGE }))
+        yield scrubbed(glanceOf(record), (v) => v as TrialGlance);
     },
   };
 }
 
-function glanceOf(summary: RecordSummary): TrialGlance {
+/** A trial record's glance; its error kind is the record's, else its output's (as a summary's). */
+function glanceOf(record: RunRecord): TrialGlance {
+  const errorKind = record.error_kind ?? record.output.error_kind;
   return {
-    run_id: summary.run_id,
-    task_id: summary.task_id,
-    epoch: summary.epoch,
-    outcome: summary.outcome,
-    scores: summary.scores,
-    duration_seconds: summary.duration_seconds,
-    cost_usd: summary.cost_usd,
-    ...(summary.error_kind === undefined ? {} : { error_kind: summary.error_kind }),
+    run_id: record.run_id,
+    task_id: record.task_id,
+    epoch: record.epoch,
+    outcome: record.outcome,
+    scores: record.scores,
+    duration_seconds: record.duration_seconds,
+    cost_usd: record.cost_usd,
+    ...(errorKind === undefined ? {} : { error_kind: errorKind }),
   };
 }
 

@@ -96,7 +96,7 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
     await options.store.updateExperiment(experiment.id, { status: 'running', metadata: experiment.metadata });
   else await options.store.createExperiment(experiment);
   const runs = (taskIndex: number, epoch: number) => plan.stored.runs(taskIndex, epoch);
-  const jobs = planTrials(plan.tasks, plan.settings.epochs, runs).map((trial) => ({
+  const jobs = Array.from(planTrials(plan.tasks, plan.settings.epochs, runs), (trial) => ({
     id: trialJobId(experiment.id, trial.task.id, trial.epoch),
     data: {
       experiment_id: experiment.id,

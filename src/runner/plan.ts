@@ -25,19 +25,34 @@ export function filterTasks(tasks: readonly Task[], filters: RunSettings['filter
   );
 }
 
+/** The trials of a plan, in plan order, each made when it is reached. */
+export interface TrialPlan extends Iterable<Trial> {
+  /** How many trials the plan holds. */
+  readonly length: number;
+}
+
 /**
  * Every trial in file order, epoch by epoch within a task, that `runs` (default: all) — a
- * resume's are those not done yet (`StoredTrials.runs`).
+ * resume's are those not done yet (`StoredTrials.runs`). The trials are made as they are iterated,
+ * not held: a list of them cost ~80 bytes a trial (the object and its key), 80 MB of a
+ * 1,000,000-trial run's heap for its whole length.
  */
 export function planTrials(
   tasks: readonly Task[],
   epochs: number,
   runs: (taskIndex: number, epoch: number) => boolean = () => true,
-): Trial[] {
-  const trials: Trial[] = [];
-  tasks.forEach((task, taskIndex) => {
-    for (let epoch = 0; epoch < epochs; epoch++)
-      if (runs(taskIndex, epoch)) trials.push({ task, taskIndex, epoch, key: trialKey(task.id, epoch) });
-  });
-  return trials;
+): TrialPlan {
+  let length = 0;
+  for (let taskIndex = 0; taskIndex < tasks.length; taskIndex++)
+    for (let epoch = 0; epoch < epochs; epoch++) if (runs(taskIndex, epoch)) length++;
+  return {
+    length,
+    *[Symbol.iterator]() {
+      for (let taskIndex = 0; taskIndex < tasks.length; taskIndex++) {
+        const task = tasks[taskIndex]!;
+        for (let epoch = 0; epoch < epochs; epoch++)
+          if (runs(taskIndex, epoch)) yield { task, taskIndex, epoch, key: trialKey(task.id, epoch) };
+      }
+    },
+  };
 }

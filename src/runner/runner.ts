@@ -25,7 +25,7 @@ import { type HarnessInput, resolveHarness } from './harness-input.ts';
 import { InOrder, StoredFeed } from './in-order.ts';
 import { takeLease } from './lease.ts';
 import { finishExperiment, planExperiment, suiteDirOf } from './lifecycle.ts';
-import { planTrials, type Trial } from './plan.ts';
+import { planTrials, type Trial, type TrialPlan } from './plan.ts';
 import { RubricGrader } from './rubric-grader.ts';
 import { checkSandboxFor } from './sandbox-step.ts';
 import { stepTasks } from './steps.ts';
@@ -257,7 +257,8 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
 
   await emit({ type: 'run_start', experiment, trials: trials.length, resumed: kept });
   folding?.feed?.pump();
-  let next = 0;
+  // Taken in plan order by whichever slot is free; made as they are taken.
+  const untaken = trials[Symbol.iterator]();
   let storeFailure: string | undefined;
   // Stores, folds and announces one finished trial.
   const settle = async (trial: Trial, record: RunRecord): Promise<void> => {
@@ -294,8 +295,10 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
   const worker = async () => {
     let settling: Promise<void> | undefined;
     try {
-      while (!stopping && next < trials.length) {
-        const trial = trials[next++]!;
+      while (!stopping) {
+        const step = untaken.next();
+        if (step.done === true) break;
+        const trial = step.value;
         inFlight++;
         let record: RunRecord | undefined;
         try {
@@ -371,7 +374,7 @@ async function runTrials(options: ResolvedRunOptions, prepared: Prepared): Promi
 function foldingRun(
   options: ResolvedRunOptions,
   plan: Prepared['plan'],
-  trials: readonly Trial[],
+  trials: TrialPlan,
   feed: (order: InOrder) => StoredFeed | undefined,
 ): { readonly stream: ExperimentStream; readonly order: InOrder; readonly feed?: StoredFeed } | undefined {
   const { tasks, settings, stored } = plan;

@@ -171,7 +171,7 @@ export class MemoryStore implements ExperimentStore {
     this.#ensureOpen();
     const stored = this.#experiments.get(experimentId);
     if (stored === undefined) return;
-    const rows = this.#selected(stored, {});
+    const rows = this.#selected(stored, options.outcomes === undefined ? {} : { outcome: options.outcomes });
     const size = recordPageSize(options);
     for (let at = 0; at < rows.length; at += size) {
       const page = rows.slice(at, at + size).map((row) => {

@@ -120,9 +120,11 @@ export class PostgresReads {
     const size = recordPageSize(options);
     const label = `read the runs of experiment ${experimentId}`;
     const runIds = await this.#db.withClient(label, async (client) => {
+      const { outcomes } = options;
+      const only = outcomes === undefined ? '' : ' AND outcome = ANY($2::text[])';
       const found = await client.query({
-        text: `SELECT run_id FROM ${this.#s}.records WHERE experiment_id = $1 ORDER BY task_index, task_id, epoch`,
-        values: [experimentId],
+        text: `SELECT run_id FROM ${this.#s}.records WHERE experiment_id = $1${only} ORDER BY task_index, task_id, epoch`,
+        values: outcomes === undefined ? [experimentId] : [experimentId, outcomes],
         rowMode: 'array',
       });
       return found.rows.map((row: unknown[]) => row[0]);

@@ -72,6 +72,8 @@ export interface RecordPagesOptions {
   readonly whole?: boolean;
   /** Records per page (default 1,000). */
   readonly pageSize?: number;
+  /** Only records of these outcomes (a report's failed and errored rows); default all. */
+  readonly outcomes?: readonly Outcome[];
 }
 
 /** Absent and `undefined` fields alike are left as they are. */

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun, type RunFlags } from '../../../src/cli/commands/run-action.ts';
 import type { CliIO } from '../../../src/cli/io.ts';
 import { ExperimentSchema } from '../../../src/core/experiment.ts';
+import type { RunRecord } from '../../../src/core/run-record.ts';
 import { loadSuite } from '../../../src/formats/load.ts';
 import { createConsoleReporter } from '../../../src/reporters/console.ts';
 import { createCsvReporter } from '../../../src/reporters/csv.ts';
 import { createJsonReporter } from '../../../src/reporters/json.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
-import type { ExperimentStore, RecordQuery } from '../../../src/store/types.ts';
+import type { ExperimentStore, RecordPagesOptions, RecordQuery } from '../../../src/store/types.ts';
 
 class Sink extends Writable {
   text = '';
@@ -32,6 +33,11 @@ function spied(store: ExperimentStore): { store: ExperimentStore; reads: string[
     get(target, prop, receiver) {
       if (prop === 'listRecords' || prop === 'listRecordSummaries' || prop === 'listTrialRecords')
         return noted(prop);
+      if (prop === 'readRecordPages')
+        return (id: string, visit: (page: RunRecord[]) => unknown, options?: RecordPagesOptions) => {
+          reads.push(`readRecordPages ${JSON.stringify(options ?? {})}`);
+          return target.readRecordPages(id, visit as never, options);
+        };
       if (prop === 'getExperiment')
         return (id: string) => {
           reads.push('getExperiment');
@@ -114,12 +120,15 @@ describe('run with a store: the reports read the records a page at a time', () =
     expect(reads.length).toBeGreaterThan(0);
     expect(reads).not.toContain('getExperiment');
     for (const read of reads) {
-      const query = JSON.parse(read.slice(read.indexOf(' ') + 1)) as RecordQuery;
-      expect(query.limit, read).toBeDefined();
-      expect(query.limit, read).toBeLessThanOrEqual(5000);
+      const asked = JSON.parse(read.slice(read.indexOf(' ') + 1)) as RecordQuery & RecordPagesOptions;
+      const size = read.startsWith('readRecordPages') ? asked.pageSize : asked.limit;
+      expect(size, read).toBeDefined();
+      expect(size, read).toBeLessThanOrEqual(5000);
     }
+    // Every read is a keyset pass (no offset windows, which re-sort the keys for every page).
+    expect(reads.filter((read) => !read.startsWith('readRecordPages'))).toEqual([]);
     // The console summary read only the failed and errored rows.
-    expect(reads).toContain('listRecords {"outcome":["fail","error"],"offset":0,"limit":100}');
+    expect(reads).toContain('readRecordPages {"whole":true,"pageSize":100,"outcomes":["fail","error"]}');
     expect(stdout.text).toContain(`216 of ${TASKS} trials not shown: --all shows every row`);
     const written = ExperimentSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     expect(written.records).toHaveLength(TASKS);

@@ -252,6 +252,29 @@ export function describePagedReads(open: () => Promise<ExperimentStore>): void {
       expect(pages).toEqual([trials]);
     });
 
+    it('reads only the records of the outcomes asked for, in the same order and pages', async () => {
+      const { store, full } = await seed();
+      const asked: readonly (readonly Outcome[])[] = [['fail', 'error'], ['pending'], ['pass'], [], OUTCOMES];
+      for (const outcomes of asked) {
+        for (const whole of [true, false]) {
+          const pages: RunRecord[][] = [];
+          await store.readRecordPages('exp-paged', (page) => void pages.push(page), {
+            pageSize: 2,
+            whole,
+            outcomes,
+          });
+          const expected = full.records.filter((r) => outcomes.includes(r.outcome));
+          expect(
+            pages.flat().map((r) => r.run_id),
+            `${outcomes.join(',')} whole ${whole}`,
+          ).toEqual(expected.map((r) => r.run_id));
+          expect(pages.flat()).toEqual(whole ? expected : expected.map(expectedTrialRecord));
+          expect(pages.every((page) => page.length > 0 && page.length <= 2)).toBe(true);
+        }
+      }
+      expect(full.records.some((r) => r.outcome === 'fail')).toBe(true);
+    });
+
     it('awaits each page before reading the next, and gives a visitor failure back as it was', async () => {
       const { store, full } = await seed();
       const seen: string[] = [];
