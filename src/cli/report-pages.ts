@@ -18,7 +18,7 @@ import { makeDirs } from '../util/make-dirs.ts';
  */
 export const RECORD_PAGE = 1_000;
 /** Trial records are a tenth of a record: more of them per query. */
-const GLANCE_PAGE = 5_000;
+const GLANCE_PAGE = 1_000;
 
 /**
  * A stored experiment's records for the streamed reports, read page by page (never all at once)

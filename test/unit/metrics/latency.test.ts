@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { agentLatencyP50, agentLatencyP95, agentLatency as latency } from '../../../src/metrics/latency.ts';
+import {
+  agentLatencyP50,
+  agentLatencyP95,
+  agentLatency as latency,
+  pooledQuantile,
+  sortedPool,
+} from '../../../src/metrics/latency.ts';
+import { mulberry32 } from '../../../src/stats/bootstrap.ts';
 import { makeRecord } from '../../helpers/experiments.ts';
 
 describe('latency interval', () => {
@@ -29,5 +36,51 @@ describe('latency percentiles with valueOnly', () => {
       expect(valueOnly.ci95).toBeNull();
       expect(valueOnly.stderr).toBeNull();
     }
+  });
+});
+
+describe('the latency pool, sorted once', () => {
+  it('sorts every value with its unit, and answers every quantile as the units themselves do', () => {
+    const random = mulberry32(9);
+    for (let round = 0; round < 50; round++) {
+      const units = Array.from({ length: 1 + Math.floor(random() * 8) }, () =>
+        Array.from({ length: Math.floor(random() * 5) }, () => Math.round(random() * 12) / 4),
+      );
+      const pool = sortedPool(units);
+      expect([...pool.values]).toEqual(units.flat().sort((a, b) => a - b));
+      expect([...pool.sizes]).toEqual(units.map((u) => u.length));
+      for (const [i, v] of pool.values.entries()) expect(units[pool.owners[i]!]).toContain(v);
+      for (const p of [0.05, 0.5, 0.9, 0.95]) {
+        const counts = Int32Array.from(units, () => Math.floor(random() * 3));
+        expect(pooledQuantile(pool, p)(counts)).toBe(pooledQuantile(units, p)(counts));
+      }
+    }
+  });
+
+  it('gives a percentile of every latency folded so far, also after a result was read', () => {
+    const context = {
+      tasks: [
+        { id: 'a', weight: 1 },
+        { id: 'b', weight: 1 },
+      ],
+      epochs: 1,
+      shared: new Map(),
+    };
+    const p50 = agentLatencyP50.create({}).fold?.(context);
+    const p95 = agentLatencyP95.create({}).fold?.(context);
+    const add = (task: string, latency: number) => {
+      const record = makeRecord({ task_id: task, output: { output: 'x', latency } });
+      p50?.add(record);
+      p95?.add(record);
+    };
+    add('a', 1);
+    add('b', 3);
+    const before = [p50?.result().value, p95?.result().value, p95?.result().ci95];
+    expect(before.slice(0, 2)).toEqual([2, 2.9]);
+    add('a', 5);
+    add('b', 7);
+    expect(p50?.result().value).toBe(4);
+    expect(p95?.result().value).toBeCloseTo(6.7, 12);
+    expect(p95?.result().ci95).not.toEqual(before[2]);
   });
 });
