@@ -208,8 +208,14 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
+  const closed = started.map((w) => new Promise((resolve) => w.once('close', resolve)));
   // Connected and polling before the trials are queued: the figure is the queue's, not start-up's.
   await sleep(3000);
+  const gone = started.filter((w) => w.exitCode !== null || w.signalCode !== null);
+  if (gone.length > 0) {
+    for (const w of started) w.kill('SIGKILL');
+    throw new Error(`${gone.length} worker(s) exited before the run (their stderr is above)`);
+  }
   const load = loadavg()[0] ?? 0;
   const cpu0 = started.map((w) => cpuSeconds(w.pid));
   await admin.query('SELECT pg_stat_statements_reset()');
@@ -227,7 +233,7 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
     `${workers} worker(s), the workers' most frequent statements:\n  ${statements.top.join('\n  ')}`,
   );
   for (const w of started) w.kill('SIGTERM');
-  await Promise.all(started.map((w) => new Promise((resolve) => w.once('close', resolve))));
+  await Promise.all(closed);
   const store = await lib.openStore(urls.coordinator);
   const experiment = await store.getExperiment(id);
   await store.close();

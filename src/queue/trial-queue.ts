@@ -68,14 +68,18 @@ export class TrialQueue {
     const queue = new TrialQueue(boss, schema, shown, new PostgresPool(new URL(url.href), { poolSize: 3 }));
     try {
       await boss.start();
-      if ((await boss.getQueue(TRIAL_QUEUE)) === null) {
-        await boss
-          .createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, retryLimit: RETRY_LIMIT })
-          .catch(async (e) => {
-            // Two processes creating it at once: the other one won.
-            if ((await boss.getQueue(TRIAL_QUEUE)) === null) throw e;
-          });
-      }
+      // pg-boss's create_queue deadlocks between processes creating the same queue at once (workers
+      // started together on a new database): one creates it while the others wait on a session
+      // lock of our own (a process that dies lets go of it with its connection).
+      await queue.#db.withClient('create the trial queue', async (client) => {
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [`${schema}.create-queue`]);
+        try {
+          if ((await boss.getQueue(TRIAL_QUEUE)) === null)
+            await boss.createQueue(TRIAL_QUEUE, { name: TRIAL_QUEUE, retryLimit: RETRY_LIMIT });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`${schema}.create-queue`]);
+        }
+      });
       // Two processes creating these at once would collide in the catalog: one at a time.
       await queue.#db.transaction('create the queue’s own table, indexes and functions', async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.ddl`]);
@@ -241,6 +245,23 @@ export class TrialQueue {
         ),
     );
     return Object.fromEntries((rows as { state: JobState; n: number }[]).map((row) => [row.state, row.n]));
+  }
+
+  /**
+   * Whether the experiment has a job waiting, due for a retry or taken (one index probe: what a
+   * follower asks every half second; counting the states of every job of the plan sent all their
+   * ids each time, 3.6 MB and as many index probes a poll at 100,000 trials).
+   */
+  async hasOpenJobs(experimentId: string): Promise<boolean> {
+    const { rows } = await this.#run('read open jobs', () =>
+      this.#boss
+        .getDb()
+        .executeSql(
+          `SELECT EXISTS (SELECT 1 FROM "${this.#schema}".job WHERE name = $1 AND state < 'completed' AND data->>'experiment_id' = $2) AS open`,
+          [TRIAL_QUEUE, experimentId],
+        ),
+    );
+    return (rows[0] as { open?: boolean } | undefined)?.open === true;
   }
 
   /** The message of the most recent failure among these jobs, if one failed. */

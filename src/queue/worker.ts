@@ -230,7 +230,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     queued: OpenedExperiment,
   ): Promise<FinishedTrial | undefined> => {
     const experimentId = queued.experiment.id;
-    const taskIndex = queued.tasks.findIndex((t) => t.id === taskId);
+    const taskIndex = queued.taskIndexes.get(taskId) ?? -1;
     const task = queued.tasks[taskIndex];
     if (task === undefined) {
       // The stored experiment may have changed since it was opened here: the next job reads it again.
@@ -343,6 +343,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     commits.flush();
     while (settling.size > 0) await Promise.all(settling);
     await exchange.idle();
+    // A take that was out when the worker stopped hands its jobs back too.
+    while (settling.size > 0) await Promise.all(settling);
   } finally {
     clearInterval(expiry);
     clearInterval(cancelCheck);

@@ -239,3 +239,34 @@ describe('TrialQueue.take over a long queue', () => {
     }
   });
 });
+
+describe('TrialQueue.hasOpenJobs: what a follower asks every half second', () => {
+  it('is true while a job of the experiment waits, waits for a retry or is taken, and false once none does', async () => {
+    const queue = await openQueue();
+    expect(await queue.hasOpenJobs('open')).toBe(false);
+    const [a = '', b = ''] = await enqueue(queue, { experiment: 'open', count: 2 });
+    await enqueue(queue, { experiment: 'other', count: 1 });
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    expect(await queue.take([], 2)).toHaveLength(2);
+    await queue.complete([a]);
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    // Failed once, it waits for its retry.
+    await queue.fail(b, 'the worker was stopped during the trial');
+    expect(await jobStates('open')).toEqual({ completed: 1, retry: 1 });
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    await queue.cancel([b]);
+    expect(await queue.hasOpenJobs('open')).toBe(false);
+    expect(await queue.hasOpenJobs('other')).toBe(true);
+  });
+});
+
+describe('TrialQueue.open', () => {
+  it('lets several workers open a new queue at once (pg-boss’s create_queue deadlocked between them)', async () => {
+    for (let round = 0; round < 12; round++) {
+      const fresh = await createTestDatabase();
+      const queues = await Promise.allSettled(Array.from({ length: 8 }, () => TrialQueue.open(fresh)));
+      for (const settled of queues) if (settled.status === 'fulfilled') opened.push(settled.value);
+      expect(queues.filter((q) => q.status === 'rejected').map((q) => String(q.reason))).toEqual([]);
+    }
+  });
+});
