@@ -154,14 +154,14 @@ async function bareClients(agentUrl: string, processes: number) {
   };
 }
 
-/** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id and wall ms. */
-function runQueued(dir: string, url: string): Promise<{ id: string; wall: number; cpu: number }> {
+/** `harnesseval ARGS` in `dir`: its stderr, wall ms and CPU seconds (sampled: to within 100 ms). */
+function runCli(
+  dir: string,
+  args: readonly string[],
+): Promise<{ stderr: string; wall: number; cpu: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'run', 'suite.json', '--queue', url, '--no-progress'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  // The coordinator shares the cores with the workers: its CPU as last seen (to within 100 ms).
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  // It shares the cores with the workers: its CPU as last seen.
   let cpu = 0;
   const sampler = setInterval(() => {
     const seen = cpuSeconds(child.pid);
@@ -175,11 +175,63 @@ function runQueued(dir: string, url: string): Promise<{ id: string; wall: number
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(sampler);
-      const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
-      if (code !== 0 || id === undefined) reject(new Error(`run --queue exited ${code}: ${stderr}`));
-      else resolve({ id, wall: performance.now() - t0, cpu });
+      if (code !== 0) reject(new Error(`harnesseval ${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ stderr, wall: performance.now() - t0, cpu });
     });
   });
+}
+
+/** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id, wall ms and CPU. */
+async function runQueued(dir: string, url: string): Promise<{ id: string; wall: number; cpu: number }> {
+  const { stderr, wall, cpu } = await runCli(dir, ['run', 'suite.json', '--queue', url, '--no-progress']);
+  const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
+  if (id === undefined) throw new Error(`run --queue named no experiment: ${stderr}`);
+  return { id, wall, cpu };
+}
+
+interface TrialTimes {
+  readonly timestamp: string;
+  readonly duration_seconds: number;
+  readonly outcome: string;
+}
+
+/** From the first trial's start to the last one's end, in ms; throws unless every trial passed. */
+function trialSpan(records: readonly TrialTimes[]): number {
+  if (records.length !== TRIALS || records.some((r) => r.outcome !== 'pass'))
+    throw new Error(`${records.filter((r) => r.outcome === 'pass').length}/${records.length} passed`);
+  const starts = records.map((r) => Date.parse(r.timestamp));
+  const ends = records.map((r) => Date.parse(r.timestamp) + r.duration_seconds * 1000);
+  return Math.max(...ends) - Math.min(...starts);
+}
+
+/**
+ * The same suite and agent run by `harnesseval run -j 16` into a SQLite file, no queue, the same
+ * minute as the rounds: the local runner's efficiency and CPU per trial (its whole process:
+ * start-up, the trials, the metrics) beside one worker's.
+ */
+async function localRun(lib: Library, dir: string) {
+  const db = join(dir, `local-${Date.now()}.db`);
+  const load = loadavg()[0] ?? 0;
+  const { cpu } = await runCli(dir, [
+    'run',
+    'suite.json',
+    '--store',
+    db,
+    '-j',
+    String(CONCURRENCY),
+    '--no-progress',
+  ]);
+  const store = await lib.openStore(db);
+  const [summary] = await store.listExperiments();
+  const experiment = await store.getExperiment(summary.id);
+  await store.close();
+  const span = trialSpan(experiment.records);
+  return {
+    load,
+    efficiency: (TRIALS * DELAY_MS) / CONCURRENCY / span,
+    throughput: TRIALS / (span / 1000),
+    cpuPerTrialMs: (cpu * 1000) / TRIALS,
+  };
 }
 
 /** The workers' statements since the last reset, in all and the most frequent ones. */
@@ -237,12 +289,8 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
   const store = await lib.openStore(urls.coordinator);
   const experiment = await store.getExperiment(id);
   await store.close();
-  const records: { timestamp: string; duration_seconds: number; outcome: string }[] = experiment.records;
-  if (records.length !== TRIALS || records.some((r) => r.outcome !== 'pass'))
-    throw new Error(`${records.filter((r) => r.outcome === 'pass').length}/${records.length} passed`);
-  const starts = records.map((r) => Date.parse(r.timestamp));
-  const ends = records.map((r) => Date.parse(r.timestamp) + r.duration_seconds * 1000);
-  const span = Math.max(...ends) - Math.min(...starts);
+  const records: TrialTimes[] = experiment.records;
+  const span = trialSpan(records);
   const ideal = (TRIALS * DELAY_MS) / (workers * CONCURRENCY);
   const perTrial = (seconds: number) => (seconds * 1000) / TRIALS;
   return {
@@ -313,6 +361,8 @@ async function main() {
     await admin.connect();
     await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await admin.query(`CREATE ROLE ${WORKER_ROLE} LOGIN SUPERUSER PASSWORD 'bench'`);
+    const local = await localRun(lib, dir);
+    console.error(`local run: ${JSON.stringify(local)}`);
     const rows = [];
     for (const workers of WORKERS) {
       const r = await round(lib, dir, urls, admin, workers);
@@ -339,6 +389,9 @@ async function main() {
       console.log(
         `| ${r.workers} | ${r.reference.efficiency.toFixed(2)} | ${r.reference.throughput.toFixed(0)} | ${base ? (r.reference.throughput / base.reference.throughput / (r.workers / base.workers)).toFixed(2) : '-'} | ${ms(r.reference.cpuPerTrialMs)} | ${r.reference.machineBusyCores.toFixed(2)} |`,
       );
+    console.log(
+      `\nThe local runner, the same minute (load ${local.load.toFixed(1)}): \`harnesseval run suite.json -j ${CONCURRENCY} --store local.db\` (SQLite, no queue) on the same agent: efficiency ${local.efficiency.toFixed(2)}, ${local.throughput.toFixed(0)} trials/s, ${ms(local.cpuPerTrialMs)} of CPU per trial (the whole process).`,
+    );
   } finally {
     agent.close();
     await stopCluster(clusterDir);
