@@ -43,11 +43,6 @@ export function completeJobsFunctionDdl(schema: string): string {
     $complete$`;
 }
 
-/** Completes the active jobs among $2 (uuids) of queue $1; the experiments left with no open job. */
-export function completeJobsSql(schema: string): string {
-  return `SELECT drained_experiment AS experiment_id FROM "${schema}".harnesseval_complete_jobs_v1($1, $2::uuid[])`;
-}
-
 /** The open jobs (waiting or running) of an experiment, by an index: the check above runs per batch. */
 export function openJobsIndexDdl(schema: string): string {
   return `CREATE INDEX IF NOT EXISTS harnesseval_open_jobs ON "${schema}".job (name, (data->>'experiment_id')) WHERE state < 'completed'`;

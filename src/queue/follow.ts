@@ -5,7 +5,7 @@ import type { MetricRegistry } from '../metrics/registry.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
 import { finishIfComplete, plannedTrials, storedTrials } from './finish.ts';
 import { planJobIds, type QueueStore } from './trial-job.ts';
-import type { JobState, TrialQueue } from './trial-queue.ts';
+import type { TrialQueue } from './trial-queue.ts';
 
 export interface QueueProgress {
   readonly experimentId: string;
@@ -16,8 +16,8 @@ export interface QueueProgress {
   readonly failed: number;
   readonly errored: number;
   readonly pending: number;
-  /** The experiment's jobs by state (`active`: a worker runs it now). */
-  readonly jobs: Partial<Record<JobState, number>>;
+  /** Whether a job of the experiment waits, is due for a retry or is taken by a worker. */
+  readonly jobsOpen: boolean;
   /** Seconds since following started. */
   readonly elapsed: number;
 }
@@ -58,7 +58,7 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
     const status = await experimentStatus(options.store, planned.id);
     if (status === undefined) return undefined;
     const { stored, byOutcome } = await storedTrials(options.store, planned.id);
-    const jobs = await options.queue.states(ids);
+    const jobsOpen = await options.queue.hasOpenJobs(planned.id);
     options.onProgress?.({
       experimentId: planned.id,
       status,
@@ -68,16 +68,15 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
       failed: byOutcome['fail'] ?? 0,
       errored: byOutcome['error'] ?? 0,
       pending: byOutcome['pending'] ?? 0,
-      jobs,
+      jobsOpen,
       elapsed: (performance.now() - started) / 1000,
     });
-    const open = (jobs.created ?? 0) + (jobs.retry ?? 0) + (jobs.active ?? 0);
     const complete = stored >= total;
     // Every trial can have a record while some job is still taken or due for a retry (its worker
     // died after committing, before completing it): the retry counts an attempt on that record,
     // so the experiment is finished now but reported only when its jobs end.
-    const waiting = complete && open > 0;
-    if (!waiting && (status !== 'running' || complete || open === 0))
+    const waiting = complete && jobsOpen;
+    if (!waiting && (status !== 'running' || complete || !jobsOpen))
       return settle(options, planned, { stored, total, ids });
     if (waiting && status === 'running') await settle(options, planned, { stored, total, ids });
     await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);

@@ -29,6 +29,8 @@ export interface QueuedExperiment {
   readonly experiment: ExperimentDocument;
   readonly suite: Suite;
   readonly tasks: readonly Task[];
+  /** Each task's index in `tasks`, by id: a job names its task by id (a search of 100,000 tasks per job cost more than the trial). */
+  readonly taskIndexes: ReadonlyMap<string, number>;
   /** The experiment's own plugin set: the worker's, plus the modules its suite names. */
   readonly plugins: PluginSet;
   readonly setup: TrialSetup;
@@ -122,6 +124,7 @@ export async function openQueuedExperiment(options: OpenQueuedOptions): Promise<
     experiment,
     suite,
     tasks,
+    taskIndexes: new Map(tasks.map((task, index) => [task.id, index])),
     plugins,
     setup,
     deadlines: options.deadlines,

@@ -72,9 +72,14 @@ export function takeJobsFunctionDdl(schema: string): string {
     $take$`;
 }
 
-/** Takes up to $3 jobs of queue $1 for a worker with tags $2 (a JSON array). */
-export function takeJobsSql(schema: string): string {
-  return `SELECT job_id AS id, job_data AS data, job_retry_count AS "retryCount" FROM "${schema}".harnesseval_take_jobs_v1($1, $2::jsonb, $3)`;
+/**
+ * The waiting jobs in the order a take hands them out. pg-boss's own index on waiting jobs is by
+ * start time, so its fetch (and ours) read every waiting job and sorted them on each take: ~1 ms
+ * a take with 4,000 trials queued, growing with the queue. Walking this index, a take reads the
+ * jobs it hands out and those it skips (locked, not yet due, tagged for others, over a limit).
+ */
+export function waitingJobsIndexDdl(schema: string): string {
+  return `CREATE INDEX IF NOT EXISTS harnesseval_waiting_jobs ON "${schema}".job (name, priority DESC, created_on, id) WHERE state < 'active'`;
 }
 
 /**

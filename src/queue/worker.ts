@@ -1,10 +1,8 @@
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { RunRecord } from '../core/run-record.ts';
 import { isValidated, markValidated } from '../core/validated-record.ts';
 import { sizeMatchPool } from '../evaluators/match-pool.ts';
-import type { PluginSet } from '../plugins/set.ts';
 import { recordingListener } from '../runner/child-records.ts';
 import { TrialDeadlines } from '../runner/deadline.ts';
 import { trialKey } from '../runner/plan.ts';
@@ -12,71 +10,46 @@ import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { ExperimentCache } from './experiment-cache.ts';
 import { finishIfComplete, plannedTrials } from './finish.ts';
-import { JobCompleter } from './job-completer.ts';
-import { openQueuedExperiment, type QueuedExperiment, type SuiteLoader } from './queued-experiment.ts';
+import { JobExchange } from './job-exchange.ts';
+import { Linger } from './linger.ts';
+import { PrefetchTarget } from './prefetch.ts';
+import { openQueuedExperiment, type QueuedExperiment } from './queued-experiment.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
-import { type QueueStore, TrialJobSchema } from './trial-job.ts';
-import type { TakenJob, TrialQueue } from './trial-queue.ts';
+import { type TrialJob, TrialJobSchema } from './trial-job.ts';
+import type { TakenJob } from './trial-queue.ts';
+import type { WorkerEvent, WorkerOptions } from './worker-options.ts';
 
 /** A refused job waits this long before any worker takes it again. */
 const REFUSED_DELAY_SECONDS = 10;
+/** Finished trials gather this long before their records commit together (linger.ts). */
+const COMMIT_LINGER_MS = 20;
 
-/** What a worker reports; the CLI prints it. */
-export type WorkerEvent =
-  | {
-      readonly type: 'trial_start';
-      readonly experimentId: string;
-      readonly key: string;
-      readonly retry: number;
-    }
-  | {
-      readonly type: 'trial_stored';
-      readonly experimentId: string;
-      readonly record: RunRecord;
-      /** False when the trial already had a record (a retried job whose first worker committed). */
-      readonly first: boolean;
-    }
-  /** The job went back to the queue: the worker refused it, or could not run or store it. */
-  | { readonly type: 'job_failed'; readonly experimentId: string | undefined; readonly error: string }
-  | { readonly type: 'experiment_finished'; readonly experimentId: string }
-  /** `runs cancel` stopped the experiment: its trials here were stopped, and none of it starts. */
-  | { readonly type: 'experiment_cancelled'; readonly experimentId: string };
+export type { WorkerEvent, WorkerOptions } from './worker-options.ts';
 
-export interface WorkerOptions {
-  readonly store: QueueStore;
-  readonly queue: TrialQueue;
-  /** Trials run at once. */
-  readonly concurrency: number;
-  /** This worker's tags: it takes a job only when it has every tag the job asks for. */
-  readonly tags?: readonly string[];
-  /** The checkout's root: queue plans name the suite and harness relative to it. */
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly loadSuite: SuiteLoader;
-  /**
-   * The plugins every experiment starts with (the CLI's `--plugin` modules); each experiment
-   * loads its suite's `plugins:` into a copy of its own. The default set when absent.
-   */
-  readonly plugins?: PluginSet;
-  /** Aborting it stops taking jobs; the trials in flight finish and are stored. */
-  readonly signal?: AbortSignal;
-  /** Aborting it abandons the trials in flight: their jobs go back to the queue, nothing is stored. */
-  readonly stopNow?: AbortSignal;
-  readonly onEvent?: (event: WorkerEvent) => void;
-  /** How long an idle slot waits before asking the queue again (default 500 ms). */
-  readonly pollMs?: number;
-  /** At most this many experiments' suites, agents and gateways stay open between their jobs (default 8). */
-  readonly openExperiments?: number;
-  /** How often expired jobs (their worker died) are put back in the queue (default 2,000 ms). */
-  readonly expireEveryMs?: number;
-  /** How often the worker asks whether the jobs it holds were cancelled (default 1,000 ms). */
-  readonly cancelCheckEveryMs?: number;
+/** A job this worker holds: taken, its data read. */
+interface HeldJob {
+  readonly job: TakenJob;
+  readonly trial: TrialJob;
 }
+
+/** A trial that ran to a record, handed over to be committed and its job completed. */
+interface FinishedTrial {
+  readonly job: TakenJob;
+  readonly queued: QueuedExperiment;
+  readonly record: RunRecord;
+}
+
+/** What a worker opens per experiment: the runner's setup, and where its child processes are recorded. */
+type OpenedExperiment = QueuedExperiment & { readonly recorder: ReturnType<typeof recordingListener> };
 
 /**
  * Takes trial jobs until `signal` aborts: runs each trial as the local runner does, commits its
  * record (the first record of a trial wins), and only then completes the job. A worker killed
  * before the commit leaves its job taken; the job expires and another worker runs the trial again.
+ *
+ * A slot is free again as soon as its trial's record is handed over: records commit in groups
+ * (linger.ts), their jobs complete in the next exchange with the queue, and a take of jobs for
+ * the free slots and a few ahead of them rides along (job-exchange.ts, prefetch.ts).
  */
 export async function runWorker(options: WorkerOptions): Promise<{ readonly stored: number }> {
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
@@ -94,7 +67,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
   sizeMatchPool(options.concurrency);
 
   // Built once per experiment and shared by its jobs (bounded; see experiment-cache.ts).
-  const experiments = new ExperimentCache<QueuedExperiment>(async (id) => {
+  const experiments = new ExperimentCache<OpenedExperiment>(async (id) => {
     const deadlines = new TrialDeadlines();
     if (options.stopNow?.aborted === true) deadlines.abortAll(stoppedNow());
     openDeadlines.add(deadlines);
@@ -110,18 +83,31 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         emit: async () => {},
         rateLimiter,
       });
-      const close = () => queued.close().finally(() => openDeadlines.delete(deadlines));
-      return { ...queued, close };
+      // One listener for all the experiment's trials: concurrent trials with the same listener
+      // need no AsyncLocalStorage (util/child-groups.ts), whose promise hooks cost every trial.
+      const recorder = recordingListener(options.store, id);
+      const close = () =>
+        recorder
+          .flush()
+          .then(() => queued.close())
+          .finally(() => openDeadlines.delete(deadlines));
+      return { ...queued, recorder, close };
     } catch (error) {
       openDeadlines.delete(deadlines);
       throw error;
     }
   }, options.openExperiments);
 
-  /** The jobs this worker holds (taken, not ended), by id: their experiment. */
+  /** The jobs this worker holds (taken, not yet given back or completed), by id: their experiment. */
   const held = new Map<string, string>();
   /** Held jobs found cancelled: none of their trials starts, and a stopped one is not put back. */
   const cancelled = new Set<string>();
+  /** Taken ahead of a free slot, not begun, oldest first. */
+  const ahead: HeldJob[] = [];
+  const forget = (jobId: string) => {
+    held.delete(jobId);
+    cancelled.delete(jobId);
+  };
   // A cancel from any machine shows in the jobs' state: the worker looks at the jobs it holds (one
   // query for all of them), stops that experiment's trials here and forgets its opened state.
   const checkCancelled = async () => {
@@ -133,6 +119,13 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       cancelled.add(jobId);
       experimentIds.add(held.get(jobId)!);
     }
+    for (let i = ahead.length - 1; i >= 0; i--) {
+      const id = ahead[i]!.job.id;
+      if (cancelled.has(id)) {
+        ahead.splice(i, 1);
+        forget(id);
+      }
+    }
     for (const experimentId of experimentIds) {
       const reason = new Error(`experiment ${experimentId} was cancelled`);
       experiments.drop(experimentId, (queued) => queued.deadlines.abortAll(reason));
@@ -140,62 +133,104 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     }
   };
 
-  const completer = new JobCompleter(options.queue);
-  /** Completions and finishing checks still going on after their trial's slot was freed. */
+  let free = options.concurrency;
+  /** Trials handed over whose jobs are not completed yet (their commit or completion is out). */
+  let unsettled = 0;
+  const prefetch = new PrefetchTarget({
+    max: options.prefetch ?? options.concurrency,
+    ...(options.prefetchHorizonMs === undefined ? {} : { horizonMs: options.prefetchHorizonMs }),
+  });
+  const running = new Set<Promise<void>>();
+  /** Commits, completions, finishing checks and give-backs still going on after their slot was freed. */
   const settling = new Set<Promise<void>>();
-
-  // After the commit: the job completes in the next batch, and the slot takes another job meanwhile.
-  const completeJob = (jobId: string, queued: QueuedExperiment) => {
-    const experimentId = queued.experiment.id;
-    const settle = completer
-      .complete({ jobId, experimentId })
-      .then(async (drained) => {
-        // No job of the experiment waits or runs: the stored records say whether it is complete.
-        if (!drained) return;
-        const planned = plannedTrials(queued.experiment);
-        const metrics = queued.plugins.metrics;
-        if (await finishIfComplete(options.store, queued.suite, experimentId, { metrics, planned })) {
-          // Finished: no job of it is left to run here, so its agent and gateway need not stay open.
-          experiments.drop(experimentId);
-          emit({ type: 'experiment_finished', experimentId });
-        }
-      })
-      .catch((error: unknown) => {
-        // The record is stored; the job stays taken, expires and the trial runs again (a counted retry).
-        emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
-      })
-      .finally(() => settling.delete(settle));
-    settling.add(settle);
+  const track = (work: Promise<void>) => {
+    const tracked = work.finally(() => settling.delete(tracked));
+    settling.add(tracked);
   };
 
-  const handle = async (job: TakenJob) => {
+  const exchange = new JobExchange({
+    queue: options.queue,
+    tags: options.tags ?? [],
+    // Bounded while commits lag (a slow database): trials do not run far ahead of their records.
+    wanted: () =>
+      stopping() || unsettled >= Math.max(64, 4 * options.concurrency)
+        ? 0
+        : Math.max(0, free + prefetch.target() - ahead.length),
+    starving: () => free > 0 && ahead.length === 0 && !stopping(),
+    onTaken: (jobs) => {
+      for (const job of jobs) hold(job);
+      if (stopping()) giveBack();
+      fill();
+    },
+    onTakeError: (error) => emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) }),
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+  });
+
+  const hold = (job: TakenJob) => {
     const parsed = TrialJobSchema.safeParse(job.data);
     if (!parsed.success) {
-      await options.queue.fail(job.id, 'not a trial job').catch(() => undefined);
+      track(options.queue.fail(job.id, 'not a trial job').catch(() => undefined));
       return emit({ type: 'job_failed', experimentId: undefined, error: 'not a trial job' });
     }
-    const { experiment_id: experimentId, task_id: taskId, epoch } = parsed.data;
-    held.set(job.id, experimentId);
-    try {
-      await experiments.use(experimentId, (queued) => runJob(job, queued, taskId, epoch));
-    } catch (error) {
-      if (cancelled.has(job.id)) return;
-      // A refusal (this checkout has another version of the suite) leaves the job to other workers.
-      const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
-      const back = refused
-        ? options.queue.release(job.id, REFUSED_DELAY_SECONDS)
-        : options.queue.fail(job.id, errorMessage(error));
-      await back.catch(() => undefined);
-      emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
-    } finally {
-      held.delete(job.id);
-      cancelled.delete(job.id);
+    held.set(job.id, parsed.data.experiment_id);
+    ahead.push({ job, trial: parsed.data });
+  };
+
+  // Jobs taken ahead and never begun go back untried: other workers take them at once.
+  const giveBack = () => {
+    const ids = ahead.splice(0).map(({ job }) => job.id);
+    for (const id of ids) forget(id);
+    track(options.queue.release(ids, 0).catch(() => undefined));
+  };
+
+  const fill = () => {
+    while (free > 0 && ahead.length > 0 && !stopping()) {
+      const next = ahead.shift()!;
+      if (cancelled.has(next.job.id)) forget(next.job.id);
+      else start(next);
     }
   };
 
-  const runJob = async (job: TakenJob, queued: QueuedExperiment, taskId: string, epoch: number) => {
+  const start = (job: HeldJob) => {
+    free -= 1;
+    const trial = runSlot(job).finally(() => running.delete(trial));
+    running.add(trial);
+  };
+
+  const runSlot = async ({ job, trial }: HeldJob) => {
+    const experimentId = trial.experiment_id;
+    let finished: FinishedTrial | undefined;
+    try {
+      finished = await experiments.use(experimentId, (queued) => runJob(job, trial, queued));
+    } catch (error) {
+      if (!cancelled.has(job.id)) {
+        // A refusal (this checkout has another version of the suite) leaves the job to other workers.
+        const refused = HarnessEvalError.is(error) && error.code === 'invalid_input';
+        const back = refused
+          ? options.queue.release([job.id], REFUSED_DELAY_SECONDS)
+          : options.queue.fail(job.id, errorMessage(error));
+        await back.catch(() => undefined);
+        emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+      }
+    } finally {
+      free += 1;
+      if (finished !== undefined) {
+        unsettled += 1;
+        prefetch.finished();
+        commits.add(finished);
+      } else forget(job.id);
+      fill();
+      exchange.poke();
+    }
+  };
+
+  const runJob = async (
+    job: TakenJob,
+    { task_id: taskId, epoch }: TrialJob,
+    queued: OpenedExperiment,
+  ): Promise<FinishedTrial | undefined> => {
     const experimentId = queued.experiment.id;
-    const taskIndex = queued.tasks.findIndex((t) => t.id === taskId);
+    const taskIndex = queued.taskIndexes.get(taskId) ?? -1;
     const task = queued.tasks[taskIndex];
     if (task === undefined) {
       // The stored experiment may have changed since it was opened here: the next job reads it again.
@@ -203,19 +238,18 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       throw new Error(`experiment ${experimentId} has no task ${taskId}`);
     }
     // Taken before the cancel and waiting (for the experiment to open) when the worker saw it.
-    if (cancelled.has(job.id)) return;
+    if (cancelled.has(job.id)) return undefined;
     const key = trialKey(taskId, epoch);
     emit({ type: 'trial_start', experimentId, key, retry: job.retryCount });
-    const recorder = recordingListener(options.store, experimentId);
-    const record = await withChildGroupListener(recorder, () =>
+    const record = await withChildGroupListener(queued.recorder, () =>
       runTrial({ task, taskIndex, epoch, key }, queued.setup),
     );
-    await recorder.flush();
+    await queued.recorder.flush();
     if (record === undefined) {
       // Stopped before it had a result: not a result of the harness. Cancelled, it stays so (a
       // resume runs it); else another worker runs it.
       if (!cancelled.has(job.id)) await options.queue.fail(job.id, 'the worker was stopped during the trial');
-      return;
+      return undefined;
     }
     // A job taken again after its worker vanished is one more attempt at the trial.
     // Which machine and process ran it goes with the record (and the retry into `attempts`).
@@ -227,36 +261,65 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     // Still a valid record (a positive attempt count, one more metadata key) when the runner's
     // parse passed: marked so, the store does not parse it a second time (half the worker's zod time).
     if (isValidated(record)) markValidated(counted);
-    const first = await options.store.appendRecordOnce(experimentId, counted);
-    // Stored already by a take of this job whose worker died before completing it: the record
-    // stays the first one, and counts this attempt too.
-    if (!first && job.retryCount > 0)
-      await options.store.countAttempts({ experimentId, taskId, epoch, attempts: counted.attempts });
-    // The record is committed before the job completes: a kill in between only repeats the trial.
-    completeJob(job.id, queued);
-    stored += first ? 1 : 0;
-    emit({ type: 'trial_stored', experimentId, record: counted, first });
+    return { job, queued, record: counted };
   };
 
-  // One taker fills every free slot with one take: slots freed while a take is out go in the next.
-  let free = options.concurrency;
-  let slotFreed: (() => void) | undefined;
-  const running = new Set<Promise<void>>();
+  // The records of trials finishing within COMMIT_LINGER_MS go in one statement (the store groups
+  // the appends of one turn); each job completes only once its own record is committed.
+  const commits = new Linger<FinishedTrial>(COMMIT_LINGER_MS, (trials) => {
+    for (const trial of trials) track(settle(trial));
+  });
+
+  const settle = async ({ job, queued, record }: FinishedTrial) => {
+    const experimentId = queued.experiment.id;
+    try {
+      let first: boolean;
+      try {
+        first = await options.store.appendRecordOnce(experimentId, record);
+        // Stored already by a take of this job whose worker died before completing it: the record
+        // stays the first one, and counts this attempt too.
+        if (!first && job.retryCount > 0)
+          await options.store.countAttempts({
+            experimentId,
+            taskId: record.task_id,
+            epoch: record.epoch,
+            attempts: record.attempts,
+          });
+      } catch (error) {
+        // Not stored: the job goes back, and a later take runs the trial again.
+        forget(job.id);
+        await options.queue.fail(job.id, errorMessage(error)).catch(() => undefined);
+        return emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+      }
+      forget(job.id);
+      stored += first ? 1 : 0;
+      emit({ type: 'trial_stored', experimentId, record, first });
+      try {
+        // The record is committed before the job completes: a kill in between only repeats the trial.
+        if (!(await exchange.complete({ jobId: job.id, experimentId }))) return;
+        // No job of the experiment waits or runs: the stored records say whether it is complete.
+        const planned = plannedTrials(queued.experiment);
+        const metrics = queued.plugins.metrics;
+        if (await finishIfComplete(options.store, queued.suite, experimentId, { metrics, planned })) {
+          // Finished: no job of it is left to run here, so its agent and gateway need not stay open.
+          experiments.drop(experimentId);
+          emit({ type: 'experiment_finished', experimentId });
+        }
+      } catch (error) {
+        // The record is stored; the job stays taken, expires and the trial runs again (a counted retry).
+        emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+      }
+    } finally {
+      unsettled -= 1;
+      exchange.poke();
+    }
+  };
+
   const whenStopping = new Promise<void>((resolve) => {
     if (stopping()) resolve();
     options.signal?.addEventListener('abort', () => resolve(), { once: true });
     options.stopNow?.addEventListener('abort', () => resolve(), { once: true });
   });
-  const start = (job: TakenJob) => {
-    free -= 1;
-    const trial = handle(job).finally(() => {
-      running.delete(trial);
-      free += 1;
-      slotFreed?.();
-    });
-    running.add(trial);
-  };
-
   const expiry = setInterval(
     () => void options.queue.expireJobs().catch(() => undefined),
     options.expireEveryMs ?? 2000,
@@ -272,28 +335,20 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
       });
   }, options.cancelCheckEveryMs ?? 1000);
   try {
-    while (!stopping()) {
-      if (free === 0) {
-        await Promise.race([new Promise<void>((resolve) => (slotFreed = resolve)), whenStopping]);
-        slotFreed = undefined;
-        continue;
-      }
-      let jobs: TakenJob[] = [];
-      try {
-        jobs = await options.queue.take(options.tags ?? [], free);
-      } catch (error) {
-        emit({ type: 'job_failed', experimentId: undefined, error: errorMessage(error) });
-      }
-      for (const job of jobs) start(job);
-      if (jobs.length === 0)
-        await sleep(options.pollMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
-    }
+    exchange.poke();
+    await whenStopping;
+    exchange.close();
+    giveBack();
     while (running.size > 0) await Promise.all(running);
-    await completer.idle();
+    commits.flush();
+    while (settling.size > 0) await Promise.all(settling);
+    await exchange.idle();
+    // A take that was out when the worker stopped hands its jobs back too.
     while (settling.size > 0) await Promise.all(settling);
   } finally {
     clearInterval(expiry);
     clearInterval(cancelCheck);
+    exchange.close();
     options.stopNow?.removeEventListener('abort', onStopNow);
     await experiments.closeAll();
   }

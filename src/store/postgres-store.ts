@@ -102,8 +102,13 @@ export class PostgresStore implements ExperimentStore {
     writeBatch: (writes) => this.#writeBatch(writes, 'replace').then(() => writes.map(() => undefined)),
     keys: writeKeys,
   });
-  /** appendRecordOnce's group commit (queue workers): each learns whether its record was the first. */
+  /**
+   * appendRecordOnce's group commit (queue workers): each learns whether its record was the first.
+   * A worker hands over the records of a group of finished trials in one turn; waiting that turn
+   * out puts them all in one statement (else the first went alone and the rest in a second).
+   */
   readonly #appendsOnce = new CommitBatcher<RecordWrite, boolean>({
+    gather: () => new Promise<void>((resolve) => setImmediate(resolve)),
     writeOne: (write) => this.#writeOne(write, 'once'),
     writeBatch: async (writes) => {
       const stored = new Set(await this.#writeBatch(writes, 'once'));

@@ -53,14 +53,19 @@ export function processTagPrefix(): string {
  * `listener`: the runner records the groups of its own run, even when several runs share a process.
  */
 export function withChildGroupListener<T>(listener: ChildGroupListener, fn: () => T): T {
-  if (sole !== undefined) return listeners.run(listener, fn);
   // The first run needs no AsyncLocalStorage: a group started where no store is set is its own.
   // (On Node 20, the first `run` of an AsyncLocalStorage turns on promise hooks for the whole
-  // process: ~10% of the CPU of a trial of an in-process harness.) A run started while it is
-  // active, or inside it, gets a store, which its groups find first.
+  // process: ~10% of the CPU of a trial of an in-process harness.) So do more runs with the same
+  // listener started outside any other run (a queue worker's concurrent trials of one experiment).
+  // A run started while another listener's is active, or inside one, gets a store, which its
+  // groups find first.
+  const shared = sole === listener && listeners.getStore() === undefined;
+  if (sole !== undefined && !shared) return listeners.run(listener, fn);
   sole = listener;
+  soleRuns += 1;
   const done = () => {
-    if (sole === listener) sole = undefined;
+    soleRuns -= 1;
+    if (soleRuns === 0) sole = undefined;
   };
   try {
     const result = fn();
@@ -75,8 +80,10 @@ export function withChildGroupListener<T>(listener: ChildGroupListener, fn: () =
   }
 }
 
-/** The listener of the run started while no other was active (see withChildGroupListener). */
+/** The listener of the runs started while no other was active (see withChildGroupListener). */
 let sole: ChildGroupListener | undefined;
+/** How many of those runs are active: the listener stays `sole` until the last one ends. */
+let soleRuns = 0;
 
 /** Records a group the caller just spawned (`pid` leads it); the returned function marks it ended. */
 export function trackChildGroup(pid: number, tag: string): () => void {

@@ -165,3 +165,108 @@ describe('TrialQueue.complete: jobs in batches, and which experiments have no jo
     }
   });
 });
+
+describe('TrialQueue.exchange: completions and a take in one round trip', () => {
+  it('completes first, so the room a completion frees under max_in_flight goes to the same take', async () => {
+    const queue = await openQueue();
+    const ids = await enqueue(queue, { experiment: 'limited', count: 5, maxInFlight: 2 });
+    expect(labels(await queue.take([], 16))).toEqual(['limited:t0', 'limited:t1']);
+    const { taken, drained } = await queue.exchange([ids[0] ?? ''], [], 16);
+    expect(labels(taken)).toEqual(['limited:t2']);
+    expect(drained).toEqual([]);
+    expect(await jobStates('limited')).toEqual({ active: 2, completed: 1, created: 2 });
+  });
+
+  it('says which experiments the completions drained, and takes nothing when asked for none', async () => {
+    const queue = await openQueue();
+    const a = await enqueue(queue, { experiment: 'a', count: 2 });
+    await enqueue(queue, { experiment: 'b', count: 1 });
+    expect(await queue.take([], 2)).toHaveLength(2);
+    expect(await queue.exchange(a, [], 0)).toEqual({ taken: [], drained: ['a'] });
+    expect(await jobStates('b')).toEqual({ created: 1 });
+  });
+});
+
+describe('TrialQueue.release: jobs given back untried', () => {
+  it('puts taken jobs back as if never taken: their retry count does not grow when they are taken again', async () => {
+    const queue = await openQueue();
+    const ids = await enqueue(queue, { experiment: 'ahead', count: 3 });
+    expect(await queue.take([], 3)).toHaveLength(3);
+    await queue.release([ids[1] ?? '', ids[2] ?? ''], 0);
+    expect(await jobStates('ahead')).toEqual({ active: 1, created: 2 });
+    expect((await queue.take([], 3)).map((job) => [job.id, job.retryCount])).toEqual([
+      [ids[1], 0],
+      [ids[2], 0],
+    ]);
+    // Unlike a failure, which counts a retry.
+    await queue.fail(ids[1] ?? '', 'failed');
+    expect((await queue.take([], 3)).map((job) => [job.id, job.retryCount])).toEqual([[ids[1], 1]]);
+  });
+});
+
+describe('TrialQueue.take over a long queue', () => {
+  it('reads the jobs it hands out, not every waiting job, even when its plan was made on an empty queue', async () => {
+    const queue = await openQueue();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const take = () =>
+        client.query(
+          `SELECT * FROM harnesseval_queue.harnesseval_take_jobs_v1('harnesseval-trials', '[]', 4)`,
+        );
+      // A worker polling an empty queue that autovacuum has analyzed: its session has planned (and
+      // cached) the take for an empty table.
+      await client.query('ANALYZE harnesseval_queue.job');
+      for (let i = 0; i < 10; i++) expect((await take()).rows).toEqual([]);
+      const jobs = Array.from({ length: 5000 }, (_, i) => ({
+        id: trialJobId('long', `t${i}`, 0),
+        data: { experiment_id: 'long', task_id: `t${i}`, epoch: 0 },
+      }));
+      await queue.enqueue(jobs, 60);
+      // The rows this transaction read from the job table, by scans and through indexes.
+      await client.query('BEGIN');
+      expect((await take()).rows).toHaveLength(4);
+      const { rows } = await client.query(
+        `SELECT coalesce(sum(seq_tup_read), 0)::integer AS seq, coalesce(sum(idx_tup_fetch), 0)::integer AS fetched
+         FROM pg_stat_xact_user_tables WHERE schemaname = 'harnesseval_queue'`,
+      );
+      await client.query('COMMIT');
+      const read = rows[0] as { seq: number; fetched: number };
+      expect(read.seq).toBe(0);
+      expect(read.fetched).toBeLessThan(100);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe('TrialQueue.hasOpenJobs: what a follower asks every half second', () => {
+  it('is true while a job of the experiment waits, waits for a retry or is taken, and false once none does', async () => {
+    const queue = await openQueue();
+    expect(await queue.hasOpenJobs('open')).toBe(false);
+    const [a = '', b = ''] = await enqueue(queue, { experiment: 'open', count: 2 });
+    await enqueue(queue, { experiment: 'other', count: 1 });
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    expect(await queue.take([], 2)).toHaveLength(2);
+    await queue.complete([a]);
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    // Failed once, it waits for its retry.
+    await queue.fail(b, 'the worker was stopped during the trial');
+    expect(await jobStates('open')).toEqual({ completed: 1, retry: 1 });
+    expect(await queue.hasOpenJobs('open')).toBe(true);
+    await queue.cancel([b]);
+    expect(await queue.hasOpenJobs('open')).toBe(false);
+    expect(await queue.hasOpenJobs('other')).toBe(true);
+  });
+});
+
+describe('TrialQueue.open', () => {
+  it('lets several workers open a new queue at once (pg-boss’s create_queue deadlocked between them)', async () => {
+    for (let round = 0; round < 12; round++) {
+      const fresh = await createTestDatabase();
+      const queues = await Promise.allSettled(Array.from({ length: 8 }, () => TrialQueue.open(fresh)));
+      for (const settled of queues) if (settled.status === 'fulfilled') opened.push(settled.value);
+      expect(queues.filter((q) => q.status === 'rejected').map((q) => String(q.reason))).toEqual([]);
+    }
+  });
+});

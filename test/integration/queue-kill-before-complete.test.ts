@@ -8,8 +8,8 @@ import { cli, ROOT, startCli, waitFor } from '../helpers/run-cli.ts';
 
 // A worker SIGKILLed after its records are committed and before its batch of job completions
 // commits, through the built CLI (`npx tsdown` first) on a real PostgreSQL. The test holds the
-// experiment's completion lock (complete-jobs.ts), so the worker's completion waits inside its
-// transaction; then the worker is killed and its connection ends (the machine is gone).
+// experiment's completion lock (complete-jobs.ts), so the worker's exchange of completions waits
+// inside its transaction; then the worker is killed and its connection ends (the machine is gone).
 //
 // The jobs' expiry is an hour, and the test ages the jobs itself once the worker is dead: with a
 // short expiry (it was 6 s) a loaded machine took longer than that to run the five trials, and the
@@ -42,13 +42,15 @@ describe('a worker killed between its commits and its batch of job completions',
     await db.connect();
     try {
       await db.query('SELECT pg_advisory_lock(hashtext($1))', [`harnesseval_queue.drained.${id}`]);
-      const doomed = pool.start(root, { jobs: 2, env, verbose: true });
+      // Five slots: it takes all five jobs at once. Its completions then wait in one exchange with
+      // the queue, and its next take would wait behind them (job-exchange.ts); its commits do not.
+      const doomed = pool.start(root, { jobs: TASKS, env, verbose: true });
       // Every record committed, and the worker's first batch of completions waiting for the lock.
       const stored = () =>
         count(db, 'SELECT count(*)::integer AS n FROM harnesseval.records WHERE experiment_id = $1', [id]);
       const waitingCompletion = `SELECT pid FROM pg_stat_activity
         WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'
-          AND query LIKE '%harnesseval_complete_jobs_v1%'`;
+          AND query LIKE '%harnesseval_exchange_jobs_v1%'`;
       await waitFor(
         async () => (await stored()) === TASKS && (await db.query(waitingCompletion)).rowCount === 1,
         90_000,

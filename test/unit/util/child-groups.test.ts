@@ -96,6 +96,57 @@ describe('withChildGroupListener', () => {
   });
 });
 
+describe('withChildGroupListener: overlapping runs with one listener (a queue worker’s trials of one experiment)', () => {
+  it('reports to the listener until the last of its runs ends, not the first', async () => {
+    const a = recording();
+    let releaseFirst: () => void = () => {};
+    const first = withChildGroupListener(a.l, () => new Promise<void>((resolve) => (releaseFirst = resolve)));
+    let startInSecond: () => void = () => {};
+    const second = withChildGroupListener(
+      a.l,
+      () =>
+        new Promise<void>((resolve) => {
+          startInSecond = () => {
+            startTracked();
+            resolve();
+          };
+        }),
+    );
+    releaseFirst();
+    await first;
+    // The first run is over; the second, with the same listener, still runs.
+    startInSecond();
+    await second;
+    expect(a.started).toHaveLength(1);
+    startTracked();
+    expect(a.started).toHaveLength(1);
+  });
+
+  it('gives a run of another listener started inside one of them its own, and the shared one keeps its own', async () => {
+    const a = recording();
+    const b = recording();
+    await Promise.all([
+      withChildGroupListener(a.l, async () => {
+        await tick();
+        await withChildGroupListener(b.l, async () => {
+          await tick();
+          // A run of the shared listener started from inside b's: its groups are a's.
+          await withChildGroupListener(a.l, async () => {
+            startTracked();
+          });
+          startTracked();
+        });
+      }),
+      withChildGroupListener(a.l, async () => {
+        await tick();
+        startTracked();
+      }),
+    ]);
+    expect(a.started).toHaveLength(2);
+    expect(b.started).toHaveLength(1);
+  });
+});
+
 describe('TurnQueue', () => {
   it('runs the jobs of one turn after it, in order, each settling as its job does', async () => {
     const queue = new TurnQueue();
