@@ -8,7 +8,7 @@ import { planExperiment } from '../runner/lifecycle.ts';
 import { planTrials } from '../runner/plan.ts';
 import { checkCodebases } from '../runner/workspace.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
-import { experimentStatus } from './follow.ts';
+import { experimentStatus } from './finish.ts';
 import { type QueuePlan, QueuePlanSchema, type QueueStore, trialJobId } from './trial-job.ts';
 import type { TrialQueue } from './trial-queue.ts';
 

@@ -1,3 +1,4 @@
+import type { ExperimentStatus } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import { resumedTasks } from '../runner/resume-plan.ts';
@@ -17,6 +18,15 @@ export async function storedTrials(
 ): Promise<{ stored: number; byOutcome: Record<string, number> }> {
   const byOutcome = await store.outcomeCounts(experimentId);
   return { stored: Object.values(byOutcome).reduce((a, b) => a + b, 0), byOutcome };
+}
+
+/** The experiment's status from its summary row (no document read); undefined when it is gone. */
+export async function experimentStatus(
+  store: Pick<QueueStore, 'listExperiments'>,
+  experimentId: string,
+): Promise<ExperimentStatus | undefined> {
+  const rows = await store.listExperiments({ idPrefix: experimentId });
+  return rows.find((row) => row.id === experimentId)?.status;
 }
 
 /**

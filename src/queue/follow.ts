@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ExperimentStatus } from '../core/experiment.ts';
 import type { Suite } from '../core/suite.ts';
 import type { MetricRegistry } from '../metrics/registry.ts';
 import type { ExperimentDocument } from '../store/documents.ts';
-import { finishIfComplete, plannedTrials, storedTrials } from './finish.ts';
+import { experimentStatus, finishIfComplete, plannedTrials, storedTrials } from './finish.ts';
+import { pruneFinishedJobs } from './prune-jobs.ts';
 import { planJobIds, type QueueStore } from './trial-job.ts';
 import type { TrialQueue } from './trial-queue.ts';
 
@@ -76,8 +76,15 @@ export async function followExperiment(options: FollowOptions): Promise<Followed
     // died after committing, before completing it): the retry counts an attempt on that record,
     // so the experiment is finished now but reported only when its jobs end.
     const waiting = complete && jobsOpen;
-    if (!waiting && (status !== 'running' || complete || !jobsOpen))
-      return settle(options, planned, { stored, total, ids });
+    if (!waiting && (status !== 'running' || complete || !jobsOpen)) {
+      const followed = await settle(options, planned, { stored, total, ids });
+      // Finished with no job open: its ended jobs go (again, if a worker did it: nothing is found).
+      // The last open job may have ended without a worker's completion (it expired a last time,
+      // or failed), so no worker saw the experiment drained.
+      if (followed.experiment.status === 'completed')
+        await pruneFinishedJobs(options.store, options.queue, planned).catch(() => 0);
+      return followed;
+    }
     if (waiting && status === 'running') await settle(options, planned, { stored, total, ids });
     await sleep(options.intervalMs ?? 500, undefined, { signal: options.signal }).catch(() => undefined);
   }
@@ -107,15 +114,6 @@ async function settle(
     experiment: finished,
     failure: reason ?? `${counts.total - counts.stored} trials have no job left in the queue`,
   };
-}
-
-/** The experiment's status from its summary row (no document read); undefined when it is gone. */
-export async function experimentStatus(
-  store: QueueStore,
-  experimentId: string,
-): Promise<ExperimentStatus | undefined> {
-  const rows = await store.listExperiments({ idPrefix: experimentId });
-  return rows.find((row) => row.id === experimentId)?.status;
 }
 
 /**

@@ -74,17 +74,25 @@ export function trialJobId(experimentId: string, taskId: string, epoch: number):
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Every job id of an experiment's plan. */
-export function planJobIds(experiment: {
+type PlannedJobs = {
   id: string;
   suite: { tasks: readonly { id: string }[] };
   settings: { epochs: number };
-}): string[] {
-  return experiment.suite.tasks.flatMap((task) =>
-    Array.from({ length: experiment.settings.epochs }, (_, epoch) =>
-      trialJobId(experiment.id, task.id, epoch),
-    ),
-  );
+};
+
+/** Every job id of an experiment's plan. */
+export function planJobIds(experiment: PlannedJobs): string[] {
+  return [...eachPlanJobId(experiment)];
+}
+
+/**
+ * The same ids one at a time, in the same order: a caller that uses them a batch at a time does
+ * not hold the event loop for the whole plan (hashing 100,000 ids takes ~0.2 s).
+ */
+export function* eachPlanJobId(experiment: PlannedJobs): Generator<string> {
+  for (const task of experiment.suite.tasks)
+    for (let epoch = 0; epoch < experiment.settings.epochs; epoch++)
+      yield trialJobId(experiment.id, task.id, epoch);
 }
 
 /** The store a queue needs: PostgreSQL's, with its exactly-once commit and locked update. */

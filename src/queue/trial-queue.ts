@@ -220,18 +220,26 @@ export class TrialQueue {
     await this.#run('requeue jobs', () => this.#boss.retry(TRIAL_QUEUE, [...ids]));
   }
 
-  /** The jobs among `ids` that were cancelled (`runs cancel`): a worker holding them stops their trials. */
-  async cancelledAmong(ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
+  /**
+   * The jobs among `ids` that were cancelled (`runs cancel`), and those that are gone: deleted with
+   * their experiment (`runs delete`), or ended by another worker and deleted with the ended jobs of
+   * their finished experiment (prune-jobs.ts). A worker holding them stops their trials.
+   */
+  async stoppedAmong(ids: readonly string[]): Promise<{ cancelled: string[]; gone: string[] }> {
+    if (ids.length === 0) return { cancelled: [], gone: [] };
     const { rows } = await this.#run('read cancelled jobs', () =>
-      this.#boss
-        .getDb()
-        .executeSql(
-          `SELECT id FROM "${this.#schema}".job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'cancelled'`,
-          [TRIAL_QUEUE, [...ids]],
-        ),
+      this.#boss.getDb().executeSql(
+        `SELECT h.id::text AS id, j.id IS NULL AS gone FROM unnest($2::uuid[]) AS h(id)
+           LEFT JOIN "${this.#schema}".job j ON j.name = $1 AND j.id = h.id
+           WHERE j.id IS NULL OR j.state = 'cancelled'`,
+        [TRIAL_QUEUE, [...ids]],
+      ),
     );
-    return (rows as { id: string }[]).map((row) => row.id);
+    const found = rows as { id: string; gone: boolean }[];
+    return {
+      cancelled: found.filter((row) => !row.gone).map((row) => row.id),
+      gone: found.filter((row) => row.gone).map((row) => row.id),
+    };
   }
 
   /** How many of these jobs are in each state (jobs never enqueued are not counted). */

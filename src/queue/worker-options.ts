@@ -22,8 +22,15 @@ export type WorkerEvent =
   /** The job went back to the queue: the worker refused it, or could not run or store it. */
   | { readonly type: 'job_failed'; readonly experimentId: string | undefined; readonly error: string }
   | { readonly type: 'experiment_finished'; readonly experimentId: string }
-  /** `runs cancel` stopped the experiment: its trials here were stopped, and none of it starts. */
-  | { readonly type: 'experiment_cancelled'; readonly experimentId: string };
+  /**
+   * `runs cancel` stopped the experiment (`cancelled`), or `runs delete` deleted it and its jobs
+   * (`deleted`): its trials here were stopped, and none of it starts.
+   */
+  | {
+      readonly type: 'experiment_cancelled';
+      readonly experimentId: string;
+      readonly reason: 'cancelled' | 'deleted';
+    };
 
 export interface WorkerOptions {
   readonly store: QueueStore;

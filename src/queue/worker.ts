@@ -9,10 +9,11 @@ import { trialKey } from '../runner/plan.ts';
 import { runTrial } from '../runner/trial.ts';
 import { withChildGroupListener } from '../util/child-groups.ts';
 import { ExperimentCache } from './experiment-cache.ts';
-import { finishIfComplete, plannedTrials } from './finish.ts';
+import { experimentStatus, finishIfComplete, plannedTrials } from './finish.ts';
 import { JobExchange } from './job-exchange.ts';
 import { Linger } from './linger.ts';
 import { PrefetchTarget } from './prefetch.ts';
+import { pruneFinishedJobs } from './prune-jobs.ts';
 import { openQueuedExperiment, type QueuedExperiment } from './queued-experiment.ts';
 import { SharedRateLimiter } from './shared-rate-limiter.ts';
 import { type TrialJob, TrialJobSchema } from './trial-job.ts';
@@ -108,16 +109,30 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     held.delete(jobId);
     cancelled.delete(jobId);
   };
-  // A cancel from any machine shows in the jobs' state: the worker looks at the jobs it holds (one
-  // query for all of them), stops that experiment's trials here and forgets its opened state.
+  // A cancel from any machine shows in the jobs' state, a `runs delete` in their absence: the
+  // worker looks at the jobs it holds (one query for all of them), stops that experiment's trials
+  // here and forgets its opened state.
   const checkCancelled = async () => {
     if (held.size === 0) return;
-    const found = await options.queue.cancelledAmong([...held.keys()]);
-    const experimentIds = new Set<string>();
-    for (const jobId of found) {
-      if (cancelled.has(jobId) || !held.has(jobId)) continue;
+    const { cancelled: found, gone } = await options.queue.stoppedAmong([...held.keys()]);
+    const stopped = new Map<string, 'cancelled' | 'deleted'>();
+    const stop = (jobId: string, reason: 'cancelled' | 'deleted') => {
+      const experimentId = held.get(jobId);
+      if (cancelled.has(jobId) || experimentId === undefined) return;
       cancelled.add(jobId);
-      experimentIds.add(held.get(jobId)!);
+      stopped.set(experimentId, reason);
+    };
+    for (const jobId of found) stop(jobId, 'cancelled');
+    // A job is also gone when its experiment finished while this worker's take of it had expired:
+    // taken again and ended elsewhere, its ended row was deleted (prune-jobs.ts). That trial is a
+    // zombie's (one not begun is dropped, one running runs on and its result is refused, as
+    // before); only an experiment the store no longer has (`runs delete`) stops its trials here.
+    for (const jobId of gone) {
+      const experimentId = held.get(jobId);
+      if (experimentId === undefined) continue;
+      if ((await experimentStatus(options.store, experimentId)) === undefined) stop(jobId, 'deleted');
+      else if (ahead.some(({ job }) => job.id === jobId)) cancelled.add(jobId);
+      else forget(jobId);
     }
     for (let i = ahead.length - 1; i >= 0; i--) {
       const id = ahead[i]!.job.id;
@@ -126,10 +141,10 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         forget(id);
       }
     }
-    for (const experimentId of experimentIds) {
-      const reason = new Error(`experiment ${experimentId} was cancelled`);
-      experiments.drop(experimentId, (queued) => queued.deadlines.abortAll(reason));
-      emit({ type: 'experiment_cancelled', experimentId });
+    for (const [experimentId, reason] of stopped) {
+      const error = new Error(`experiment ${experimentId} was ${reason}`);
+      experiments.drop(experimentId, (queued) => queued.deadlines.abortAll(error));
+      emit({ type: 'experiment_cancelled', experimentId, reason });
     }
   };
 
@@ -307,8 +322,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
         }
       } catch (error) {
         // The record is stored; the job stays taken, expires and the trial runs again (a counted retry).
-        emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
+        return emit({ type: 'job_failed', experimentId, error: errorMessage(error) });
       }
+      // Finished now or before (a follower finished it while this job was still open): its ended
+      // jobs go. Rows a failure here leaves are removed by the next finisher or `runs cleanup --queue`.
+      await pruneFinishedJobs(options.store, options.queue, queued.experiment).catch(() => 0);
     } finally {
       unsettled -= 1;
       exchange.poke();

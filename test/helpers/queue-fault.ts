@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { exportedExperiment, WorkerPool } from './queue-workers.ts';
+import { exportedExperiment, jobRows, WorkerPool } from './queue-workers.ts';
 import { cli, type RunningCli, startCli, waitFor } from './run-cli.ts';
 
 /**
@@ -52,6 +52,8 @@ export interface FaultResult {
   readonly localMetrics: Record<string, { value: number | null; n: number | null }>;
   readonly localStatus: number | null;
   readonly status: string;
+  /** The experiment's job rows left in the queue once its coordinator and workers are done, by state. */
+  readonly jobRowsLeft: Record<string, number>;
 }
 
 /** Deterministic per (task, epoch): about one answer in five is wrong, so metrics are not trivial. */
@@ -192,6 +194,7 @@ export async function runFaultDrill(drill: FaultDrill): Promise<FaultResult> {
     const wallSeconds = (performance.now() - t0) / 1000;
     say(`coordinator exited ${followed.status} after ${wallSeconds.toFixed(1)} s`);
     for (const worker of workers) await pool.stop(worker);
+    const jobRowsLeft = await jobRows(drill.url, experimentId);
 
     // The queue's trials only: the SQLite run below calls the same agent under another experiment id.
     const answered = [...agent.calls]
@@ -226,6 +229,7 @@ export async function runFaultDrill(drill: FaultDrill): Promise<FaultResult> {
       localMetrics: comparableMetrics(localExperiment.metrics),
       localStatus: local.status,
       status: experiment.status,
+      jobRowsLeft,
     };
   } finally {
     pool.stopAll();

@@ -1,9 +1,14 @@
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from './postgres.ts';
-import { cli, type RunningCli, startCli } from './run-cli.ts';
+import { cli, ROOT, type RunningCli, startCli, waitFor } from './run-cli.ts';
+
+/** The queue tests' cli harness (its `hang` input holds the first trial that gets it). */
+const AGENT = join(ROOT, 'test/fixtures/queue/agent.mjs');
 
 /** A record as `runs export` writes it, with what the queue tests look at. */
 export interface ExportedRecord {
@@ -32,6 +37,21 @@ export async function exportedExperiment(url: string, dir: string, id: string): 
   expect(result.stderr).not.toMatch(/\n\s+at /);
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout) as ExportedExperiment;
+}
+
+/** The queue's job rows of an experiment, by state (`{}` once they are deleted). */
+export async function jobRows(url: string, experimentId: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT state, count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 GROUP BY state`,
+      [experimentId],
+    );
+    return Object.fromEntries(rows.map((row: { state: string; n: number }) => [row.state, row.n]));
+  } finally {
+    await client.end();
+  }
 }
 
 /** `harnesseval worker` processes of one test file; `stopAll` SIGKILLs what is left (afterEach). */
@@ -176,4 +196,28 @@ export function mostAtOnce(runs: readonly AgentRun[]): number {
     most = Math.max(most, now);
   }
   return most;
+}
+
+/**
+ * A queued experiment (`evals/NAME.yaml` in a checkout `NAME` of the test file's folder) of four
+ * quick trials, t0-t3, and t4 (`hang`), which the agent holds for two minutes; and a `--verbose`
+ * worker (-j 2) that has stored t0-t3 and is in the middle of t4: what a test interrupts.
+ */
+export async function workerHoldingATrial(
+  file: QueueTestFile,
+  name: string,
+): Promise<{ dir: string; marks: string; id: string; worker: RunningCli; held: { agent: number } }> {
+  const tasks = Array.from({ length: 4 }, (_, i) => ({ input: `task ${i}`, expected: `task ${i}` }));
+  const { dir, marks } = await agentCheckout(join(file.root, name), AGENT, {
+    [name]: [...tasks, { input: 'hang', expected: 'hang' }],
+  });
+  const queued = await cli(['run', `evals/${name}.yaml`, '--queue', file.url, '--detach'], dir);
+  expect(queued.status).toBe(0);
+  const id = queued.stdout.trim();
+  const worker = file.pool.start(dir, { jobs: 2, env: { QUEUE_MARKS: marks }, verbose: true });
+  const heldFile = join(marks, 'held');
+  await waitFor(async () => existsSync(heldFile) && (await readFile(heldFile, 'utf8')).endsWith('}'), 60_000);
+  await waitFor(() => (worker.stderr().match(/^stored t[0-3]#0 /gm) ?? []).length === 4, 60_000);
+  const held = JSON.parse(await readFile(heldFile, 'utf8')) as { agent: number };
+  return { dir, marks, id, worker, held };
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TrialJob, trialJobId } from '../../src/queue/trial-job.ts';
 import { type TakenJob, TrialQueue } from '../../src/queue/trial-queue.ts';
 import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
+import { jobRows } from '../helpers/queue-workers.ts';
 
 // The queue's batch take and batch completion (take-job.ts, complete-jobs.ts) on a real
 // PostgreSQL, in process: each test has its own database, so no other test's jobs are in its queue.
@@ -50,19 +51,7 @@ const experimentOf = (job: TakenJob) => (job.data as TrialJob).experiment_id;
 const labels = (jobs: readonly TakenJob[]) =>
   jobs.map((job) => `${experimentOf(job)}:${(job.data as TrialJob).task_id}`);
 
-async function jobStates(experiment: string): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `SELECT state, count(*)::integer AS n FROM harnesseval_queue.job WHERE data->>'experiment_id' = $1 GROUP BY state`,
-      [experiment],
-    );
-    return Object.fromEntries(rows.map((row: { state: string; n: number }) => [row.state, row.n]));
-  } finally {
-    await client.end();
-  }
-}
+const jobStates = (experiment: string) => jobRows(url, experiment);
 
 describe('TrialQueue.take: several jobs in one round trip', () => {
   it('hands out up to the slots asked for: the highest priority first, then the oldest', async () => {

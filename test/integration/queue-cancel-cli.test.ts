@@ -3,7 +3,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { agentCheckout, exportedExperiment, useQueueWorkers } from '../helpers/queue-workers.ts';
+import {
+  agentCheckout,
+  exportedExperiment,
+  jobRows,
+  useQueueWorkers,
+  workerHoldingATrial,
+} from '../helpers/queue-workers.ts';
 import { alive, cli, ROOT, waitFor } from '../helpers/run-cli.ts';
 
 // `runs cancel ID` from another process while a worker holds jobs of the experiment, through the
@@ -25,20 +31,7 @@ describe('runs cancel while a worker holds jobs of the experiment', () => {
     async () => {
       const { url, pool } = queue;
       // t0-t3 answer at once; t4 (`hang`) holds its trial for two minutes.
-      const { dir, marks } = await agentCheckout(join(queue.root, 'running'), AGENT, {
-        cancel: [...tasks(4), { input: 'hang', expected: 'hang' }],
-      });
-      const queued = await cli(['run', 'evals/cancel.yaml', '--queue', url, '--detach'], dir);
-      expect(queued.status).toBe(0);
-      const id = queued.stdout.trim();
-      const worker = pool.start(dir, { jobs: 2, env: { QUEUE_MARKS: marks }, verbose: true });
-      const heldFile = join(marks, 'held');
-      await waitFor(
-        async () => existsSync(heldFile) && (await readFile(heldFile, 'utf8')).endsWith('}'),
-        60_000,
-      );
-      await waitFor(() => (worker.stderr().match(/^stored t[0-3]#0 /gm) ?? []).length === 4, 60_000);
-      const held = JSON.parse(await readFile(heldFile, 'utf8')) as { agent: number };
+      const { dir, id, worker, held } = await workerHoldingATrial(queue, 'cancel');
       expect(alive(held.agent)).toBe(true);
 
       const cancel = await cli(['runs', '--store', url, 'cancel', id], dir);
@@ -52,6 +45,8 @@ describe('runs cancel while a worker holds jobs of the experiment', () => {
       const cancelled = await exportedExperiment(url, dir, id);
       expect(cancelled.status).toBe('interrupted');
       expect(cancelled.records.map((r) => r.task_id).sort()).toEqual(['t0', 't1', 't2', 't3']);
+      // Interrupted: its jobs stay for the resume (the cancelled one keeps its retry count).
+      expect(await jobRows(url, id)).toEqual({ completed: 4, cancelled: 1 });
       expect(worker.child.exitCode).toBeNull();
       expect(worker.stderr()).not.toMatch(/^stored t4#0 /m);
 
@@ -68,7 +63,11 @@ describe('runs cancel while a worker holds jobs of the experiment', () => {
       expect(experiment.records.map((r) => [r.task_id, r.outcome]).sort()).toEqual(
         ['t0', 't1', 't2', 't3', 't4'].map((t) => [t, 'pass']),
       );
-      expect(experiment.records.find((r) => r.task_id === 't4')?.metadata.worker?.pid).toBe(worker.child.pid);
+      const t4 = experiment.records.find((r) => r.task_id === 't4');
+      expect(t4?.metadata.worker?.pid).toBe(worker.child.pid);
+      // The attempt the cancel stopped counts: the resume put back the same job, taken once before.
+      expect(t4?.attempts).toBe(2);
+      expect(await jobRows(url, id)).toEqual({});
       expect(await pool.stop(worker)).toBe(0);
     },
     TEST_TIMEOUT_MS,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
+import { jobRows } from '../helpers/queue-workers.ts';
 import { alive, cli, ROOT, type RunningCli, startCli, waitFor } from '../helpers/run-cli.ts';
 
 // The built CLI (`npx tsdown` first): `run --queue`, real `worker` subprocesses and `runs watch`
@@ -109,6 +110,8 @@ describe('run --queue and harnesseval worker', () => {
       expect(watched.stderr).not.toMatch(/\n\s+at /);
       expect(watched.stdout).toContain(`experiment ${id} completed`);
       expect(watched.status).toBe(0);
+      // Finished: its jobs are gone from the queue (a worker or the watcher deleted them).
+      expect(await jobRows(url, id)).toEqual({});
 
       const experiment = await exported(dir, id);
       expect(experiment.status).toBe('completed');
@@ -219,6 +222,7 @@ describe('run --queue and harnesseval worker', () => {
       const experiment = await exported(dir, id);
       expect(experiment.status).toBe('completed');
       expect(experiment.records).toHaveLength(5);
+      expect(await jobRows(url, id)).toEqual({});
       fresh.child.kill('SIGTERM');
       expect((await fresh.done).status).toBe(0);
     },

@@ -1,17 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HarnessConfigSchema } from '../../src/core/harness-config.ts';
 import { loadSuiteWithPlugins } from '../../src/plugins/file-plugins.ts';
-import { copyPluginSet, defaultPlugins } from '../../src/plugins/set.ts';
-import { enqueueExperiment } from '../../src/queue/enqueue.ts';
 import { cancelExperiment } from '../../src/queue/follow.ts';
 import { asQueueStore, type QueueStore } from '../../src/queue/trial-job.ts';
 import { TrialQueue } from '../../src/queue/trial-queue.ts';
 import { runWorker, type WorkerEvent } from '../../src/queue/worker.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
+import { enqueueHeldSuite, holdHang } from '../helpers/hold-agent.ts';
 import { createTestDatabase, POSTGRES_SETUP_TIMEOUT_MS } from '../helpers/postgres.ts';
 import { waitFor } from '../helpers/run-cli.ts';
 
@@ -19,30 +17,12 @@ import { waitFor } from '../helpers/run-cli.ts';
 // real PostgreSQL. The trial `hang` waits until the test lets it go, so the test can look while
 // the worker holds one job running and one ahead, and then stop it or cancel the experiment.
 
-/** What the in-process harness (hold-agent.mjs) waits on: set by each test. */
-interface Hold {
-  started: () => void;
-  released: Promise<void>;
-}
-const holder = globalThis as { __queuePrefetchHold?: Hold };
-
-const HOLD_AGENT = `export async function answer(input) {
-  if (input === 'hang') {
-    const hold = globalThis.__queuePrefetchHold;
-    hold.started();
-    await hold.released;
-  }
-  return input;
-}
-`;
-
 let dir = '';
 let store: QueueStore;
 let queue: TrialQueue;
 let db: pg.Client;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'harnesseval-queue-prefetch-'));
-  await writeFile(join(dir, 'hold-agent.mjs'), HOLD_AGENT);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -63,27 +43,8 @@ afterEach(async () => {
 
 /** 50 trials: t0–t39 answer at once, t40 hangs, t41–t49 answer at once. Its id. */
 async function enqueueHanging(name: string): Promise<string> {
-  const tests = Array.from({ length: 50 }, (_, i) => {
-    const input = i === 40 ? 'hang' : `x${i}`;
-    return `  - id: t${i}\n    input: "${input}"\n    expected: "${input}"\n`;
-  }).join('');
-  const file = join(dir, `${name}.yaml`);
-  await writeFile(file, `version: "1.0"\nname: ${name}\ntests:\n${tests}`);
-  const suite = await loadSuiteWithPlugins(file, copyPluginSet(defaultPlugins));
-  const harness = HarnessConfigSchema.parse({
-    name: 'hold',
-    version: '1.0.0',
-    adapter: 'function',
-    options: { module: './hold-agent.mjs#answer' },
-  });
-  const { experiment } = await enqueueExperiment({
-    store,
-    queue,
-    suite,
-    harness,
-    harnessBaseDir: dir,
-    cwd: dir,
-  });
+  const inputs = Array.from({ length: 50 }, (_, i) => (i === 40 ? 'hang' : `x${i}`));
+  const { experiment } = await enqueueHeldSuite({ store, queue, dir, name, inputs });
   // One enqueue gives its jobs one creation time, so they are taken in the order of their ids: the
   // test puts t40 after t0–t39 and t41–t49 after it, so the worker has a rate of finishes by then.
   await db.query(
@@ -93,19 +54,6 @@ async function enqueueHanging(name: string): Promise<string> {
     [experiment.id, Array.from({ length: 10 }, (_, i) => `t${40 + i}`)],
   );
   return experiment.id;
-}
-
-function holdHang(): { started: Promise<void>; release: () => void } {
-  let started: () => void = () => {};
-  let release: () => void = () => {};
-  const hold: Hold = {
-    started: () => started(),
-    released: new Promise<void>((resolve) => {
-      release = resolve;
-    }),
-  };
-  holder.__queuePrefetchHold = hold;
-  return { started: new Promise<void>((resolve) => (started = resolve)), release };
 }
 
 async function jobStates(

@@ -8,11 +8,12 @@ import {
   readExperimentExport,
   storeExperiment,
 } from '../../store/json-io.ts';
+import { storeKind } from '../../store/location.ts';
 import { readStoredExperiment } from '../../store/read-experiment.ts';
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { type CliIO, paint, useColor, writeLine } from '../io.ts';
-import { openCliStore, shownStore, storeLocation } from '../store-location.ts';
+import { chosenStore, openCliStore, shownStore, storeLocation } from '../store-location.ts';
 
 export interface StoreChoice {
   readonly store?: string | undefined;
@@ -165,33 +166,64 @@ export async function importRun(
 }
 
 export async function deleteRun(io: CliIO, options: StoreChoice & { id: string }): Promise<void> {
+  const location = storeLocation(options.store, io);
   await withStore(io, options, 'existing', async (store, path) => {
     const id = await resolveId(store, options.id, path);
     const summary = (await store.listExperiments({ idPrefix: id })).find((s) => s.id === id);
+    // A queued experiment's jobs go first: workers holding one stop its trial, none takes another.
+    const document = storeKind(location) === 'postgres' ? await store.getExperimentDocument(id) : undefined;
+    const jobs =
+      document?.metadata['queue'] === undefined
+        ? 0
+        : await (await import('./runs-queue-actions.ts')).deleteQueuedJobs(io, location, document);
     await store.deleteExperiment(id);
     const records = summary === undefined ? '' : ` (${summary.records} records)`;
-    writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}`);
+    const queued = jobs === 0 ? '' : `, and its ${jobs} jobs from the queue`;
+    writeLine(io.stdout, `Deleted ${safe(id)}${records} from ${safe(path)}${queued}`);
   });
 }
 
-/** `runs cleanup`: end what killed runs left running, and mark their experiments interrupted. */
-export async function cleanupRuns(io: CliIO, options: StoreChoice): Promise<void> {
+/**
+ * `runs cleanup`: end what killed runs left running, and mark their experiments interrupted; with
+ * `--queue`, also delete the job rows the queue no longer needs.
+ */
+export async function cleanupRuns(
+  io: CliIO,
+  options: StoreChoice & { queue?: string | true | undefined },
+): Promise<void> {
   const { cleanupStore } = await import('../../runner/cleanup.ts');
-  await withStore(io, options, 'existing', async (store, path) => {
+  if (typeof options.queue === 'string' && options.store !== undefined && options.store !== options.queue)
+    throw new HarnessEvalError(
+      'usage',
+      '--queue URL names the store itself; give --store or --queue URL, not both',
+    );
+  const choice = typeof options.queue === 'string' ? { store: options.queue } : options;
+  const location = storeLocation(choice.store, io);
+  if (options.queue !== undefined && storeKind(location) !== 'postgres')
+    throw new HarnessEvalError(
+      'usage',
+      `--queue needs a PostgreSQL store (a postgres:// URL), not ${shownStore(chosenStore(choice.store, io.env))}`,
+    );
+  let said = false;
+  const say = (line: string) => {
+    said = true;
+    writeLine(io.stdout, line);
+  };
+  const path = await withStore(io, choice, 'existing', async (store, path) => {
     const report = await cleanupStore(store);
     for (const [id, { recorded, killed }] of report.orphans)
-      writeLine(
-        io.stdout,
+      say(
         `${safe(id)}: a killed run had recorded ${recorded} process group(s); ${killed === 0 ? 'none was still running' : `ended ${killed} process(es) still running`}`,
       );
     for (const { id, suiteFile } of report.interrupted) {
       const file = suiteFile === undefined ? 'SUITE_FILE' : safe(suiteFile);
-      writeLine(
-        io.stdout,
+      say(
         `${safe(id)}: its run is gone; marked interrupted (resume with: npx harnesseval run ${file} --resume ${safe(id)} --store ${safe(path)}, plus the --harness it ran with, if any)`,
       );
     }
-    if (report.orphans.size === 0 && report.interrupted.length === 0)
-      writeLine(io.stdout, `Nothing to clean up in ${safe(path)}.`);
+    return path;
   });
+  if (options.queue !== undefined)
+    said = (await (await import('./runs-queue-actions.ts')).cleanupQueueRows(io, location)) || said;
+  if (!said) writeLine(io.stdout, `Nothing to clean up in ${safe(path)}.`);
 }

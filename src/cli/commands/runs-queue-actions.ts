@@ -1,3 +1,4 @@
+import type { ExperimentDocument } from '../../store/documents.ts';
 import { resolveExperimentId } from '../../store/resolve-id.ts';
 import { CliExit, EXIT } from '../exit.ts';
 import { type CliIO, invocationPlugins } from '../io.ts';
@@ -10,19 +11,73 @@ interface QueueChoice {
   readonly id: string;
 }
 
-async function withQueue<T>(
+type QueueConnection = Awaited<ReturnType<typeof openQueueAt>>;
+
+async function withConnection<T>(
+  url: string,
   io: CliIO,
-  choice: QueueChoice,
-  use: (connection: Awaited<ReturnType<typeof openQueueAt>>, id: string, shown: string) => Promise<T>,
+  use: (connection: QueueConnection) => Promise<T>,
 ): Promise<T> {
-  const url = chosenStore(choice.store, io.env);
   const connection = await openQueueAt(url, io.env);
   try {
-    return await use(connection, await resolveExperimentId(connection.store, choice.id), shownStore(url));
+    return await use(connection);
   } finally {
     await connection.queue.close();
     await connection.store.close();
   }
+}
+
+async function withQueue<T>(
+  io: CliIO,
+  choice: QueueChoice,
+  use: (connection: QueueConnection, id: string, shown: string) => Promise<T>,
+): Promise<T> {
+  const url = chosenStore(choice.store, io.env);
+  return withConnection(url, io, async (connection) =>
+    use(connection, await resolveExperimentId(connection.store, choice.id), shownStore(url)),
+  );
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * `runs cleanup --queue`: deletes the job rows the queue no longer needs (queue-cleanup.ts) and
+ * says what it deleted and kept; returns whether it had anything to say.
+ */
+export async function cleanupQueueRows(io: CliIO, url: string): Promise<boolean> {
+  const { cleanupQueue } = await import('../../queue/queue-cleanup.ts');
+  const report = await withConnection(url, io, ({ store, queue }) => cleanupQueue(store, queue));
+  const where = shownStore(url);
+  const lines: string[] = [];
+  const rows = (n: number) => plural(n, 'job row');
+  if (report.finished.rows > 0)
+    lines.push(
+      `Deleted ${rows(report.finished.rows)} of ${plural(report.finished.experiments, 'finished experiment')} from the queue in ${where}.`,
+    );
+  if (report.gone.rows > 0)
+    lines.push(
+      `Deleted ${rows(report.gone.rows)} of ${plural(report.gone.experiments, 'deleted experiment')} from the queue in ${where}.`,
+    );
+  if (report.interrupted.rows > 0)
+    lines.push(
+      `Kept ${rows(report.interrupted.rows)} of ${plural(report.interrupted.experiments, 'interrupted experiment')}: run --resume ID --queue … puts their cancelled and failed jobs back (runs delete ID removes them).`,
+    );
+  if (report.running.rows > 0)
+    lines.push(
+      `Kept ${rows(report.running.rows)} of ${plural(report.running.experiments, 'running experiment')}.`,
+    );
+  for (const line of lines) io.stdout.write(`${line}\n`);
+  return lines.length > 0;
+}
+
+/** `runs delete ID` of a queued experiment: its jobs, in any state, before the experiment. */
+export async function deleteQueuedJobs(
+  io: CliIO,
+  url: string,
+  experiment: ExperimentDocument,
+): Promise<number> {
+  const { deleteExperimentJobs } = await import('../../queue/prune-jobs.ts');
+  return withConnection(url, io, ({ queue }) => deleteExperimentJobs(queue, experiment));
 }
 
 /** `runs cancel ID`: the experiment's outstanding jobs are cancelled; it is marked interrupted. */

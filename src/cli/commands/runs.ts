@@ -18,6 +18,7 @@ Examples:
   $ harnesseval runs import --from promptfoo results.json
   $ harnesseval runs delete exp-20261201-084403-b363
   $ harnesseval runs cleanup               # end what a killed run left running
+  $ harnesseval runs --store postgres://ci@db.internal/evals cleanup --queue   # and delete finished experiments' jobs
   $ harnesseval runs --store postgres://ci@db.internal/evals watch exp-20261130-101500-3fa1   # a run --queue experiment
   $ harnesseval runs --store postgres://ci@db.internal/evals cancel exp-20261130-101500-3fa1
   $ harnesseval runs --store ci/harnesseval.db list
@@ -199,7 +200,15 @@ export const register: RegisterCommand = (program: Command, io: CliIO) => {
     .description(
       'end the processes killed runs left running, and mark their experiments interrupted (resumable)',
     )
-    .action(async (_opts: Record<string, unknown>, cmd: Command) => {
-      await (await actions()).cleanupRuns(io, { store: storeOption(cmd) });
+    .option(
+      '--queue [postgres-url]',
+      'also delete the job rows the queue keeps of finished and deleted experiments (default: --store, else $HARNESSEVAL_STORE)',
+    )
+    .action(async (opts: Record<string, unknown>, cmd: Command) => {
+      const queue = opts['queue'];
+      await (await actions()).cleanupRuns(io, {
+        store: storeOption(cmd),
+        queue: typeof queue === 'string' || queue === true ? queue : undefined,
+      });
     });
 };

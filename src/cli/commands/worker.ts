@@ -90,7 +90,9 @@ function describe(event: WorkerEvent): string {
     case 'experiment_finished':
       return `finished experiment ${event.experimentId}`;
     case 'experiment_cancelled':
-      return `experiment ${event.experimentId} was cancelled: its trials here are stopped and not stored`;
+      return event.reason === 'cancelled'
+        ? `experiment ${event.experimentId} was cancelled: its trials here are stopped and not stored`
+        : `the jobs of experiment ${event.experimentId} held here were deleted from the queue (runs delete): its trials here are stopped and not stored`;
   }
 }
 
