@@ -110,7 +110,22 @@ if (isEntry) {
   };
   process.on('SIGINT', late);
   process.on('SIGTERM', late);
-  void runCli(process.argv.slice(2)).then((status) => {
+  // Once the command is done, the process exits with its status at once, its output written:
+  // winding down on its own, Node closes its signal handles before it is gone, and a signal in
+  // that window (measured: ~20 ms after `run`'s last line) met the default action, exit 143.
+  void runCli(process.argv.slice(2)).then(async (status) => {
     process.exitCode = status;
+    await Promise.all([drained(process.stdout), drained(process.stderr)]);
+    process.exit(status);
+  });
+}
+
+/** Resolves once `stream` has handed everything written to it to the system. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('drain', resolve);
+    stream.once('close', resolve);
+    stream.once('error', resolve);
   });
 }

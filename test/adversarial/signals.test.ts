@@ -214,6 +214,26 @@ describe('a second signal after a fast stop', () => {
   }, 60_000);
 });
 
+describe('a signal after the last line', () => {
+  it('never ends the process by that signal: it exits with the status the command decided', async () => {
+    // From its first output on, `validate` gets a SIGTERM every millisecond until it is gone. Left
+    // to wind down on its own, Node closed its signal handles before the process ended, and every
+    // one of 20 such runs died of SIGTERM (exit 143) after printing its verdict.
+    const file = join(ROOT, 'examples/hello-world/datasets/hello-world-v0.jsonl');
+    for (let round = 0; round < 5; round++) {
+      const run = startCli(['validate', file]);
+      let timer: NodeJS.Timeout | undefined;
+      run.child.stdout?.once('data', () => {
+        timer = setInterval(() => run.child.kill('SIGTERM'), 1);
+      });
+      const r = await run.done.finally(() => clearInterval(timer));
+      expect(r.signal, `round ${round}: ${r.stderr}`).toBeNull();
+      expect([0, 130]).toContain(r.status);
+      expect(r.stdout).toContain('hello-world-v0.jsonl: 25 cases');
+    }
+  }, 60_000);
+});
+
 function existsRecords(db: string): number {
   try {
     const handle = openSqliteDatabase(db, { readonly: true, fileMustExist: true });

@@ -140,8 +140,12 @@ describe('run --queue and harnesseval worker', () => {
     'a trial retried after its worker committed the record but died before completing the job counts the retry in attempts',
     async () => {
       const { dir, marks } = await checkout(1);
+      // Jobs expire after 10 minutes: only t0's, set below to a take of an hour ago, expires. With a
+      // 2 s expiry `hang`'s job expired too, again and again, and its retries (each a trial that
+      // hangs) could fill both of the worker's slots before t0's retry came: a 60 s wait that failed
+      // on a loaded machine.
       const queued = await cli(
-        ['run', 'evals/suite.yaml', '--queue', url, '--job-expiry', '2', '--detach'],
+        ['run', 'evals/suite.yaml', '--queue', url, '--job-expiry', '600', '--detach'],
         dir,
       );
       expect(queued.status).toBe(0);
