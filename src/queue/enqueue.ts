@@ -96,24 +96,32 @@ export async function enqueueExperiment(options: EnqueueOptions): Promise<Enqueu
     await options.store.updateExperiment(experiment.id, { status: 'running', metadata: experiment.metadata });
   else await options.store.createExperiment(experiment);
   const runs = (taskIndex: number, epoch: number) => plan.stored.runs(taskIndex, epoch);
-  const jobs = Array.from(planTrials(plan.tasks, plan.settings.epochs, runs), (trial) => ({
-    id: trialJobId(experiment.id, trial.task.id, trial.epoch),
-    data: {
-      experiment_id: experiment.id,
-      task_id: trial.task.id,
-      epoch: trial.epoch,
-      ...(queuePlan.tags.length === 0 ? {} : { tags: queuePlan.tags }),
-      ...(queuePlan.max_in_flight === undefined ? {} : { max_in_flight: queuePlan.max_in_flight }),
-    },
-    priority: queuePlan.priority,
-  }));
-  await options.queue.enqueue(jobs, queuePlan.job_expiry_seconds);
-  if (plan.resumed) await options.queue.requeue(jobs.map((job) => job.id));
+  const trials = planTrials(plan.tasks, plan.settings.epochs, runs);
+  // The jobs are made as they go in, and their ids made again when needed: a plan of a million
+  // trials held as a list of jobs cost the coordinator ~300 MB.
+  function* jobs() {
+    for (const trial of trials)
+      yield {
+        id: trialJobId(experiment.id, trial.task.id, trial.epoch),
+        data: {
+          experiment_id: experiment.id,
+          task_id: trial.task.id,
+          epoch: trial.epoch,
+          ...(queuePlan.tags.length === 0 ? {} : { tags: queuePlan.tags }),
+          ...(queuePlan.max_in_flight === undefined ? {} : { max_in_flight: queuePlan.max_in_flight }),
+        },
+        priority: queuePlan.priority,
+      };
+  }
+  function* ids() {
+    for (const trial of trials) yield trialJobId(experiment.id, trial.task.id, trial.epoch);
+  }
+  const queued = await options.queue.enqueue(jobs(), queuePlan.job_expiry_seconds);
+  if (plan.resumed) await options.queue.requeue(ids());
   // A cancel that came meanwhile (`runs cancel` elsewhere: it marks the experiment first, then
   // cancels its jobs) found only the jobs already in; the ones added after it are cancelled here,
   // or workers would run trials of a stopped experiment.
-  if ((await experimentStatus(options.store, experiment.id)) !== 'running')
-    await options.queue.cancel(jobs.map((job) => job.id));
+  if ((await experimentStatus(options.store, experiment.id)) !== 'running') await options.queue.cancel(ids());
   const { records: _records, ...document } = experiment;
-  return { experiment: document, queued: jobs.length, stored: plan.stored.counts.kept };
+  return { experiment: document, queued, stored: plan.stored.counts.kept };
 }

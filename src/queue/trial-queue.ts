@@ -101,13 +101,18 @@ export class TrialQueue {
     return queue;
   }
 
-  /** Adds jobs; a job whose id exists already is left as it is. */
+  /**
+   * Adds jobs, 1,000 a statement, taken from `jobs` as they go in (a plan of a million trials is
+   * never a list of a million jobs); a job whose id exists already is left as it is. Returns how
+   * many were given.
+   */
   async enqueue(
-    jobs: readonly { id: string; data: TrialJob; priority?: number }[],
+    jobs: Iterable<{ id: string; data: TrialJob; priority?: number }>,
     expireInSeconds: number,
-  ): Promise<void> {
-    for (let start = 0; start < jobs.length; start += 1000) {
-      const batch = jobs.slice(start, start + 1000).map((job) => ({
+  ): Promise<number> {
+    let given = 0;
+    for (const chunk of chunks(jobs, STATEMENT_IDS)) {
+      const batch = chunk.map((job) => ({
         id: job.id,
         name: TRIAL_QUEUE,
         data: job.data,
@@ -117,15 +122,17 @@ export class TrialQueue {
         retryDelay: 0,
       }));
       await this.#run('enqueue trials', () => this.#boss.insert(batch));
+      given += batch.length;
     }
     // Fresh statistics for the takes: a worker that polled an empty queue keeps the plan it made
     // for one (read every waiting job and sort them) until the table is analyzed, ~1 ms a take at
     // 4,000 jobs and growing with the queue; analyzed, every session plans again and walks the
     // waiting-jobs index (take-job.ts). A role that does not own the table is skipped with a warning.
-    if (jobs.length > 0)
+    if (given > 0)
       await this.#db.withClient('analyze the queue', (client) =>
         client.query(`ANALYZE "${this.#schema}".job`),
       );
+    return given;
   }
 
   /**
@@ -207,17 +214,21 @@ export class TrialQueue {
   }
 
   /** Cancels the jobs not yet done; returns how many were cancelled. */
-  async cancel(ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const result = await this.#run('cancel jobs', () => this.#boss.cancel(TRIAL_QUEUE, [...ids]));
-    return (result as unknown as { affected?: number } | undefined)?.affected ?? 0;
+  async cancel(ids: Iterable<string>): Promise<number> {
+    let affected = 0;
+    for (const chunk of chunks(ids, STATEMENT_IDS)) {
+      const result = await this.#run('cancel jobs', () => this.#boss.cancel(TRIAL_QUEUE, chunk));
+      affected += (result as unknown as { affected?: number } | undefined)?.affected ?? 0;
+    }
+    return affected;
   }
 
   /** Puts cancelled and failed jobs among `ids` back in the queue (a resumed experiment). */
-  async requeue(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.#run('requeue jobs', () => this.#boss.resume(TRIAL_QUEUE, [...ids]));
-    await this.#run('requeue jobs', () => this.#boss.retry(TRIAL_QUEUE, [...ids]));
+  async requeue(ids: Iterable<string>): Promise<void> {
+    for (const chunk of chunks(ids, STATEMENT_IDS)) {
+      await this.#run('requeue jobs', () => this.#boss.resume(TRIAL_QUEUE, chunk));
+      await this.#run('requeue jobs', () => this.#boss.retry(TRIAL_QUEUE, chunk));
+    }
   }
 
   /**
@@ -310,4 +321,20 @@ export class TrialQueue {
       });
     }
   }
+}
+
+/** Job ids a statement at most: a plan's ids go in statements of this many. */
+const STATEMENT_IDS = 1000;
+
+/** `items` in lists of `size`, each made as the one before is used. */
+function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }

@@ -259,3 +259,38 @@ describe('TrialQueue.open', () => {
     }
   });
 });
+
+describe('TrialQueue.enqueue, cancel and requeue of a long plan', () => {
+  it('take jobs and ids as they are made, over several statements, and act on every one', async () => {
+    const queue = await openQueue();
+    const count = 2_500;
+    let made = 0;
+    function* jobs() {
+      for (let i = 0; i < count; i++) {
+        made++;
+        yield {
+          id: trialJobId('long', `t${i}`, 0),
+          data: { experiment_id: 'long', task_id: `t${i}`, epoch: 0 },
+        };
+      }
+    }
+    function* ids() {
+      for (let i = 0; i < count; i++) yield trialJobId('long', `t${i}`, 0);
+    }
+    const given = jobs();
+    const enqueued = queue.enqueue(given, 60);
+    // Made as they go in: when the first statement is out, the plan is not all made.
+    expect(made).toBeLessThanOrEqual(1000);
+    expect(await enqueued).toBe(count);
+    expect(made).toBe(count);
+    expect(await jobStates('long')).toEqual({ created: count });
+    // Enqueued again: the jobs that exist are left as they are.
+    expect(await queue.enqueue(jobs(), 60)).toBe(count);
+    expect(await jobStates('long')).toEqual({ created: count });
+    expect(await queue.cancel(ids())).toBe(count);
+    expect(await jobStates('long')).toEqual({ cancelled: count });
+    await queue.requeue(ids());
+    expect(await jobStates('long')).toEqual({ created: count });
+    expect(await queue.cancel([])).toBe(0);
+  });
+});

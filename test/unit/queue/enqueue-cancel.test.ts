@@ -39,11 +39,12 @@ function cancelledWhileEnqueuing(first: number): TrialQueue {
   return new Proxy(queue, {
     get(target, name) {
       if (name === 'enqueue') {
-        return async (jobs: Parameters<TrialQueue['enqueue']>[0], expiry: number) => {
+        return async (given: Parameters<TrialQueue['enqueue']>[0], expiry: number) => {
+          const jobs = [...given];
           await target.enqueue(jobs.slice(0, first), expiry);
           const experimentId = jobs[0]?.data.experiment_id ?? '';
           await cancelExperiment(store, target, experimentId);
-          await target.enqueue(jobs.slice(first), expiry);
+          return (await target.enqueue(jobs.slice(first), expiry)) + first;
         };
       }
       const value = Reflect.get(target, name, target);
