@@ -1,3 +1,4 @@
+import { chunks } from '../util/chunks.ts';
 import { experimentStatus } from './finish.ts';
 import { eachPlanJobId, type QueueStore, TRIAL_QUEUE } from './trial-job.ts';
 import type { TrialQueue } from './trial-queue.ts';
@@ -52,23 +53,14 @@ export async function deleteJobRows(
       WHERE name = $1 AND id = ANY($2::uuid[]) AND created_on < $3 AND ($4 OR state > 'active')
       FOR UPDATE SKIP LOCKED)
     DELETE FROM ${job} j USING doomed d WHERE j.name = $1 AND j.id = d.id`;
-  const size = Math.max(1, options.batch ?? DELETE_BATCH);
   let deleted = 0;
-  const remove = async (batch: readonly string[]) => {
+  // Ids are taken from `ids` a batch at a time: a plan's ids are hashed as the batches go.
+  for (const batch of chunks(ids, options.batch ?? DELETE_BATCH)) {
     const result = await queue.db.withClient('delete jobs', (client) =>
       client.query(text, [TRIAL_QUEUE, batch, options.createdBefore, !options.endedOnly]),
     );
     deleted += result.rowCount ?? 0;
-  };
-  // Ids are taken from `ids` a batch at a time: a plan's ids are hashed as the batches go.
-  let batch: string[] = [];
-  for (const id of ids) {
-    batch.push(id);
-    if (batch.length < size) continue;
-    await remove(batch);
-    batch = [];
   }
-  if (batch.length > 0) await remove(batch);
   return deleted;
 }
 

@@ -73,7 +73,9 @@ export async function cleanupQueue(
     const byExperiment = new Map<string, ScannedRow[]>();
     for (const row of rows) {
       const key = row.experiment ?? '';
-      byExperiment.set(key, [...(byExperiment.get(key) ?? []), row]);
+      const jobs = byExperiment.get(key);
+      if (jobs === undefined) byExperiment.set(key, [row]);
+      else jobs.push(row);
     }
     for (const [experiment, jobs] of byExperiment) {
       if (!statuses.has(experiment))

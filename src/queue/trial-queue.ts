@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import { redactStoreLocation } from '../store/location.ts';
 import { PostgresPool } from '../store/postgres-pool.ts';
+import { chunks } from '../util/chunks.ts';
 import { completeJobsFunctionDdl, openJobsIndexDdl } from './complete-jobs.ts';
 import { exchangeJobsFunctionDdl, exchangeJobsSql } from './exchange-jobs.ts';
 import { rateCallsDdl } from './shared-rate-limiter.ts';
@@ -325,16 +326,3 @@ export class TrialQueue {
 
 /** Job ids a statement at most: a plan's ids go in statements of this many. */
 const STATEMENT_IDS = 1000;
-
-/** `items` in lists of `size`, each made as the one before is used. */
-function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
-  let chunk: T[] = [];
-  for (const item of items) {
-    chunk.push(item);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}

@@ -64,7 +64,7 @@ export async function cleanupQueueRows(io: CliIO, url: string): Promise<boolean>
     );
   if (report.running.rows > 0)
     lines.push(
-      `Kept ${rows(report.running.rows)} of ${plural(report.running.experiments, 'running experiment')}.`,
+      `Kept ${rows(report.running.rows)} of ${plural(report.running.experiments, 'experiment')} still running or with jobs not yet ended.`,
     );
   for (const line of lines) io.stdout.write(`${line}\n`);
   return lines.length > 0;
