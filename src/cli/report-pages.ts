@@ -1,13 +1,17 @@
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
+import type { Experiment } from '../core/experiment.ts';
 import { type Outcome, type RunRecord, RunRecordSchema } from '../core/run-record.ts';
+import { jsonFrame } from '../reporters/json.ts';
 import type { RecordPages, ReportWriter, TrialGlance } from '../reporters/types.ts';
 import { streamRecords } from '../store/page-stream.ts';
 import { secretRedactor, secretsFromEnv } from '../store/redact.ts';
 import type { ExperimentStore } from '../store/types.ts';
 import { makeDirs } from '../util/make-dirs.ts';
+import type { SpooledRecords } from './run-spool.ts';
 
 /**
  * Records read per query: a page of full records stays a few megabytes for small records (tens
@@ -29,15 +33,7 @@ export function storePages(
   experimentId: string,
   env: NodeJS.ProcessEnv,
 ): RecordPages {
-  const redact = secretRedactor(env);
-  // Without a secret in the environment there is nothing to scrub: no text round trip per record.
-  const none = secretsFromEnv(env).length === 0;
-  const scrubbed = <T>(value: T, parse: (v: unknown) => T): T => {
-    if (none) return value;
-    const text = JSON.stringify(value);
-    const clean = redact(text);
-    return clean === text ? value : parse(JSON.parse(clean));
-  };
+  const scrubbed = scrubber(env);
   return {
     count: (outcomes?: readonly Outcome[]) =>
       store.countRecords(experimentId, outcomes === undefined ? {} : { outcome: outcomes }),
@@ -63,8 +59,23 @@ export function storePages(
   };
 }
 
+/**
+ * Scrubs a value of the environment's secrets as the reports do: through its JSON text, parsed
+ * back by `parse` only when a secret was there. Without a secret in the environment there is
+ * nothing to scrub: no text round trip per value.
+ */
+export function scrubber(env: NodeJS.ProcessEnv): <T>(value: T, parse: (v: unknown) => T) => T {
+  if (secretsFromEnv(env).length === 0) return (value) => value;
+  const redact = secretRedactor(env);
+  return (value, parse) => {
+    const text = JSON.stringify(value);
+    const clean = redact(text);
+    return clean === text ? value : parse(JSON.parse(clean));
+  };
+}
+
 /** A trial record's glance; its error kind is the record's, else its output's (as a summary's). */
-function glanceOf(record: RunRecord): TrialGlance {
+export function glanceOf(record: RunRecord): TrialGlance {
   const errorKind = record.error_kind ?? record.output.error_kind;
   return {
     run_id: record.run_id,
@@ -124,6 +135,24 @@ export async function writeReportFile(
   } finally {
     await file.close();
   }
+}
+
+/**
+ * Writes the json report of `experiment` whose records the run spooled as they finished
+ * (`RunSpool`): its frame around the spooled text, read back a megabyte at a time.
+ */
+export async function writeSpooledJson(
+  destination: string,
+  experiment: Experiment,
+  spooled: SpooledRecords,
+): Promise<void> {
+  const { head, tail } = jsonFrame(experiment);
+  await writeReportFile(destination, async (write) => {
+    await write(head);
+    const text = createReadStream(spooled.path, { encoding: 'utf8', highWaterMark: FLUSH_AT });
+    for await (const chunk of text) await write(chunk as string);
+    await write(tail(spooled.count));
+  });
 }
 
 /** A writer to a terminal stream that waits when the stream asks it to (a pipe to `less`). */

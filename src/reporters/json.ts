@@ -1,4 +1,5 @@
 import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
 import { deliver } from './destination.ts';
 import type { RecordPages, ReporterV1, ReportWriter } from './types.ts';
 
@@ -10,28 +11,54 @@ export function renderJson(experiment: Experiment): string {
 /** Where the records go in the pretty-printed experiment: a top-level key, two spaces in. */
 const RECORDS_KEY = '\n  "records": []';
 
+/**
+ * `renderJson` of the experiment around its records: `head` ends with the records array's `[`,
+ * `tail(n)` begins with its `]`; between them go `n` records, each as `recordPiece` writes it.
+ */
+export function jsonFrame(experiment: Experiment): {
+  readonly head: string;
+  readonly tail: (records: number) => string;
+} {
+  const text = renderJson({ ...experiment, records: [] });
+  const at = text.indexOf(RECORDS_KEY);
+  if (at < 0) throw new Error('the experiment has no records key');
+  const split = at + RECORDS_KEY.length - 1;
+  return {
+    head: text.slice(0, split),
+    tail: (records) => `${records === 0 ? '' : '\n  '}${text.slice(split)}`,
+  };
+}
+
+/** The `index`th record of the records array as `renderJson` writes it, with the separator before it. */
+export function recordPiece(record: RunRecord, index: number): string {
+  // An element of a top-level array sits four spaces in; JSON text has no raw newline in a value.
+  const element = JSON.stringify(record, null, 2).replaceAll('\n', '\n    ');
+  return `${index === 0 ? '\n' : ',\n'}    ${element}`;
+}
+
 /** `renderJson` of the experiment with its records, each record written as its page arrives. */
 export async function streamJson(
   experiment: Experiment,
   pages: RecordPages,
   write: ReportWriter,
 ): Promise<void> {
-  const text = renderJson({ ...experiment, records: [] });
-  const at = text.indexOf(RECORDS_KEY);
-  if (at < 0) throw new Error('the experiment has no records key');
-  await write(text.slice(0, at + RECORDS_KEY.length - 1));
-  let first = true;
-  for await (const record of pages.records()) {
-    // An element of a top-level array sits four spaces in; JSON text has no raw newline in a value.
-    const element = JSON.stringify(record, null, 2).replaceAll('\n', '\n    ');
-    await write(`${first ? '\n' : ',\n'}    ${element}`);
-    first = false;
-  }
-  await write(`${first ? '' : '\n  '}${text.slice(at + RECORDS_KEY.length - 1)}`);
+  const { head, tail } = jsonFrame(experiment);
+  await write(head);
+  let written = 0;
+  for await (const record of pages.records()) await write(recordPiece(record, written++));
+  await write(tail(written));
+}
+
+/** The reporters `createJsonReporter` made: `harnesseval run` may write their records as trials finish. */
+const jsonReporters = new WeakSet<ReporterV1>();
+
+/** Whether `reporter` is the built-in json reporter (its report is `jsonFrame` around `recordPiece`s). */
+export function isJsonReporter(reporter: ReporterV1): boolean {
+  return jsonReporters.has(reporter);
 }
 
 export function createJsonReporter(): ReporterV1 {
-  return {
+  const reporter: ReporterV1 = {
     specificationVersion: 'v1',
     name: 'json',
     extensions: ['.json'],
@@ -40,4 +67,6 @@ export function createJsonReporter(): ReporterV1 {
     },
     streamReport: (experiment, pages, write) => streamJson(experiment, pages, write),
   };
+  jsonReporters.add(reporter);
+  return reporter;
 }

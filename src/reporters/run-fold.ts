@@ -29,60 +29,88 @@ export interface RunFoldOptions extends Pick<ReportOptions, 'flaky'> {
   readonly keep?: ReadonlySet<string>;
 }
 
-/** Folds every glance of `pages` (one pass over the store's summaries). */
+/**
+ * The fold of a run's glances, one at a time in the experiment's order: `foldRun` feeds it from
+ * the store, and `harnesseval run` feeds it as its trials finish (in plan order), so the reports
+ * need no second pass over the store.
+ */
+export class RunTally {
+  readonly #byOutcome = new Map<Outcome, number>();
+  readonly #attempts = new Map<string, { trials: number; passes: number }>();
+  readonly #kept = new Map<string, { index: number; glance: TrialGlance }>();
+  readonly #keep: ReadonlySet<string> | undefined;
+  readonly #tally: OverallScoreTally;
+  #total = 0;
+  #durationSeconds = 0;
+  #anyEpoch = false;
+
+  constructor(
+    private readonly experiment: Pick<Experiment, 'suite' | 'settings'>,
+    keep?: ReadonlySet<string>,
+  ) {
+    this.#keep = keep;
+    // With no suite tasks the tally takes every task, each of weight 1 (what `overallScoreText` does).
+    this.#tally = new OverallScoreTally(experiment.suite.tasks);
+  }
+
+  add(glance: TrialGlance): void {
+    this.#byOutcome.set(glance.outcome, (this.#byOutcome.get(glance.outcome) ?? 0) + 1);
+    this.#durationSeconds += glance.duration_seconds;
+    if (glance.epoch > 0) this.#anyEpoch = true;
+    if (glance.outcome !== 'pending') {
+      const task = this.#attempts.get(glance.task_id) ?? { trials: 0, passes: 0 };
+      task.trials += 1;
+      if (glance.outcome === 'pass') task.passes += 1;
+      this.#attempts.set(glance.task_id, task);
+    }
+    this.#tally.add(glance);
+    if (this.#keep?.has(glance.run_id) === true)
+      this.#kept.set(glance.run_id, { index: this.#total, glance });
+    this.#total += 1;
+  }
+
+  /** The figures of the glances added so far; `flaky` replaces the tasks that flip between this run's epochs. */
+  result(flaky?: readonly FlakyTask[]): RunFold {
+    const count = (o: Outcome) => this.#byOutcome.get(o) ?? 0;
+    const expected = this.experiment.suite.tasks.length * this.experiment.settings.epochs;
+    return {
+      counts: {
+        pass: count('pass'),
+        fail: count('fail'),
+        error: count('error'),
+        pending: count('pending'),
+        total: this.#total,
+        missing: Math.max(0, expected - this.#total),
+      },
+      outcomesSeen: [...this.#byOutcome],
+      durationSeconds: this.#durationSeconds,
+      withEpoch: this.experiment.settings.epochs > 1 || this.#anyEpoch,
+      flaky:
+        flaky ??
+        [...this.#attempts].flatMap(([id, a]) => {
+          const one = flakyTask(id, a.trials, a.passes);
+          return one === undefined ? [] : [{ ...one, runs: 1 }];
+        }),
+      overall: this.#tally.result(),
+      kept: new Map(this.#kept),
+    };
+  }
+}
+
+/**
+ * Folds every glance of `pages` (one pass over the store's summaries), or takes the fold the run
+ * made as its trials finished (`pages.folded`) when no trial is to be kept.
+ */
 export async function foldRun(
   experiment: Experiment,
   pages: RecordPages,
   options: RunFoldOptions = {},
 ): Promise<RunFold> {
-  const byOutcome = new Map<Outcome, number>();
-  const attempts = new Map<string, { trials: number; passes: number }>();
-  const kept = new Map<string, { index: number; glance: TrialGlance }>();
-  // With no suite tasks the tally takes every task, each of weight 1 (what `overallScoreText` does).
-  const suiteTasks = experiment.suite.tasks;
-  const tally = new OverallScoreTally(suiteTasks);
-  let total = 0;
-  let durationSeconds = 0;
-  let anyEpoch = false;
-  for await (const glance of pages.glances()) {
-    byOutcome.set(glance.outcome, (byOutcome.get(glance.outcome) ?? 0) + 1);
-    durationSeconds += glance.duration_seconds;
-    if (glance.epoch > 0) anyEpoch = true;
-    if (glance.outcome !== 'pending') {
-      const task = attempts.get(glance.task_id) ?? { trials: 0, passes: 0 };
-      task.trials += 1;
-      if (glance.outcome === 'pass') task.passes += 1;
-      attempts.set(glance.task_id, task);
-    }
-    tally.add(glance);
-    if (options.keep?.has(glance.run_id) === true) kept.set(glance.run_id, { index: total, glance });
-    total += 1;
-  }
-  const overall = tally.result();
-  const flaky =
-    options.flaky ??
-    [...attempts].flatMap(([id, a]) => {
-      const one = flakyTask(id, a.trials, a.passes);
-      return one === undefined ? [] : [{ ...one, runs: 1 }];
-    });
-  const count = (o: Outcome) => byOutcome.get(o) ?? 0;
-  const expected = suiteTasks.length * experiment.settings.epochs;
-  return {
-    counts: {
-      pass: count('pass'),
-      fail: count('fail'),
-      error: count('error'),
-      pending: count('pending'),
-      total,
-      missing: Math.max(0, expected - total),
-    },
-    outcomesSeen: [...byOutcome],
-    durationSeconds,
-    withEpoch: experiment.settings.epochs > 1 || anyEpoch,
-    flaky,
-    overall,
-    kept,
-  };
+  if (pages.folded !== undefined && (options.keep === undefined || options.keep.size === 0))
+    return options.flaky === undefined ? pages.folded : { ...pages.folded, flaky: options.flaky };
+  const tally = new RunTally(experiment, options.keep);
+  for await (const glance of pages.glances()) tally.add(glance);
+  return tally.result(options.flaky);
 }
 
 /** The items gathered into an array: for the few rows a summary shows (bounded by a `limit`). */

@@ -2,6 +2,7 @@ import type { Annotation } from '../core/annotation.ts';
 import type { Experiment } from '../core/experiment.ts';
 import type { Outcome, RunRecord } from '../core/run-record.ts';
 import type { FlakyTask } from '../metrics/flaky.ts';
+import type { RunFold } from './run-fold.ts';
 
 export interface ReportOptions {
   /** Write the text here too (parent folders are created). */
@@ -53,6 +54,11 @@ export interface RecordPages {
   }): AsyncIterable<RunRecord>;
   /** Every record's glance. */
   glances(): AsyncIterable<TrialGlance>;
+  /**
+   * The fold of every glance (`foldRun` with no options), when the caller made it already: `harnesseval
+   * run` folds its trials as they finish, so its reports make no second pass over the store.
+   */
+  readonly folded?: RunFold;
 }
 
 /** Takes the next piece of a report's text (written to a file or the terminal in order). */

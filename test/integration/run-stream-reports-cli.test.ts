@@ -25,8 +25,10 @@ beforeAll(async () => {
   await writeFile(
     join(root, 'echo.mjs'),
     `let calls = 0;
-export function echo(input) {
+export async function echo(input) {
   const i = Number(String(input).split(' ')[1]);
+  // Trials finish out of the order they start in when several run at once.
+  await new Promise((resolve) => setTimeout(resolve, (i * 7) % 5));
   if (i === 5) throw new Error('broke with ' + process.env.API_TOKEN + ' <b>&');
   if (i === 3) return 'wrong "quoted", <tag>';
   if (i === 7) return calls++ % 2 === 0 ? input : 'flip';
@@ -47,11 +49,12 @@ const sameNonce = (page: string) =>
 
 describe('run -o from pages of the store', () => {
   it.each([
-    ['with a secret in the environment', { API_TOKEN: SECRET }],
-    ['without secrets', {} as Record<string, string>],
+    ['with a secret in the environment', { API_TOKEN: SECRET }, 1],
+    ['without secrets', {} as Record<string, string>, 1],
+    ['with trials finishing out of order', { API_TOKEN: SECRET }, 4],
   ])(
     'writes every report byte for byte as the whole-experiment path does, %s',
-    async (name, env) => {
+    async (name, env, concurrency) => {
       const dir = join(root, name.replaceAll(' ', '-'));
       const store = join(dir, 'runs.db');
       const outputs = FILES.flatMap((f) => ['-o', join(dir, 'run', f)]);
@@ -67,13 +70,18 @@ describe('run -o from pages of the store', () => {
           '--epochs',
           '3',
           '-j',
-          '1',
+          String(concurrency),
+          '--debug',
           ...outputs,
         ],
         root,
         env,
       );
       expect(r.stderr).not.toMatch(/Error:|at .*\.js/);
+      // The fold and the json records came from what the run gathered as its trials finished.
+      expect(r.stderr).toContain(
+        "36 stored trials; the run's spool serves the fold: yes, the json records: yes",
+      );
       const id = /stored experiment (exp-\S+)/.exec(r.stderr)?.[1];
       expect(id).toBeDefined();
       const again = await cli(

@@ -4,6 +4,7 @@ import type { JudgeConfig } from '../../core/judge.ts';
 import type { RunRecord } from '../../core/run-record.ts';
 import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
+import { isJsonReporter } from '../../reporters/json.ts';
 import type { ReporterV1 } from '../../reporters/types.ts';
 import { secretRedactor } from '../../store/redact.ts';
 import type { ExperimentStore } from '../../store/types.ts';
@@ -11,6 +12,7 @@ import { escapeControl } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
+import { RunSpool } from '../run-spool.ts';
 import { type ResumeInputs, RunSignals } from '../run-stop.ts';
 import { report } from './run-report.ts';
 
@@ -100,6 +102,9 @@ export async function executeRun(run: RunInvocation): Promise<number> {
   // The workspaces this run kept, from its trial_end events: the reports need no records for them.
   const kept: string[] = [];
   const redactText = secretRedactor(io.env);
+  // With a store, what the reports read of every trial is gathered as the trials finish.
+  let spool: RunSpool | undefined;
+  const spoolJson = run.fileReporters.find((f) => isJsonReporter(f.reporter))?.destination;
   signals.install();
   try {
     let experiment: Experiment;
@@ -133,6 +138,8 @@ export async function executeRun(run: RunInvocation): Promise<number> {
           switch (event.type) {
             case 'run_start': {
               signals.experimentId = event.experiment.id;
+              if (store !== undefined)
+                spool = RunSpool.start(event.experiment, event, { env: io.env, json: spoolJson });
               progress?.header(runHeader(event.experiment, event.trials, event.resumed));
               if (flags.retryErrors !== undefined)
                 say(
@@ -153,6 +160,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
             case 'trial_end':
               progress?.trialEnded(trialLabel(event.record.task_id, event.record.epoch, flags.epochs));
               if (event.record.workspace !== undefined) kept.push(redactText(event.record.workspace));
+              spool?.add(event.record);
               if (streaming.length > 0) {
                 const record = await redactRecord(event.record, io.env);
                 for (const reporter of streaming) await reporter.onTrialEnd?.(record);
@@ -164,6 +172,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
               break;
             case 'run_end':
               progress?.finish();
+              spool?.finish();
               for (const { reporter } of run.fileReporters) await reporter.onRunEnd?.(event.experiment);
               break;
             default:
@@ -184,9 +193,12 @@ export async function executeRun(run: RunInvocation): Promise<number> {
     return await report(
       run,
       experiment,
-      store === undefined ? { from: 'experiment' } : { from: 'store', store, kept },
+      store === undefined
+        ? { from: 'experiment' }
+        : { from: 'store', store, kept, ...(spool === undefined ? {} : { spool }) },
     );
   } finally {
+    spool?.dispose();
     signals.uninstall();
   }
 }

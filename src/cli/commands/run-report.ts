@@ -1,10 +1,12 @@
 import type { Experiment } from '../../core/experiment.ts';
 import type { RunRecord } from '../../core/run-record.ts';
+import { isJsonReporter } from '../../reporters/json.ts';
 import type { RecordPages, ReporterV1, ReportOptions } from '../../reporters/types.ts';
 import type { ExperimentStore } from '../../store/types.ts';
 import { EXIT } from '../exit.ts';
 import { useColor } from '../io.ts';
-import { storePages, streamWriter, writeReportFile } from '../report-pages.ts';
+import { storePages, streamWriter, writeReportFile, writeSpooledJson } from '../report-pages.ts';
+import type { RunSpool } from '../run-spool.ts';
 import { continuation } from '../run-stop.ts';
 import { chosenStore, shownStore } from '../store-location.ts';
 import type { RunInvocation } from './run-action.ts';
@@ -19,7 +21,13 @@ export type RunRecords =
    * trial_end events); without it (queue workers ran the trials) a pass over the records finds them
    * when workspaces were kept.
    */
-  | { readonly from: 'store'; readonly store: ExperimentStore; readonly kept?: readonly string[] };
+  | {
+      readonly from: 'store';
+      readonly store: ExperimentStore;
+      readonly kept?: readonly string[];
+      /** What the run gathered for the reports as its trials finished (used when it holds every stored trial). */
+      readonly spool?: RunSpool;
+    };
 
 /** How the run ended, as the reports and the exit status need it, from a fold and never a records array. */
 interface RunEnding {
@@ -41,7 +49,18 @@ export async function report(
     stored === undefined ? finished : { ...finished, records: [] },
     io.env,
   );
-  const pages = stored === undefined ? undefined : storePages(stored, experiment.id, io.env);
+  const spool = records.from === 'store' ? records.spool : undefined;
+  const read = stored === undefined ? undefined : storePages(stored, experiment.id, io.env);
+  // The spool stands in for passes over the store only when it holds every stored trial.
+  const storedTrials = read === undefined || spool === undefined ? 0 : await read.count();
+  const folded = spool?.folded(storedTrials);
+  const pages: RecordPages | undefined =
+    read === undefined || folded === undefined ? read : { ...read, folded };
+  const spooledJson = spool?.json(storedTrials);
+  if (io.debug && spool !== undefined)
+    io.stderr.write(
+      `harnesseval: debug: ${storedTrials} stored trials; the run's spool serves the fold: ${folded === undefined ? 'no' : 'yes'}, the json records: ${spooledJson === undefined ? 'no' : 'yes'}\n`,
+    );
   let whole: Experiment | undefined;
   // A reporter that cannot stream (a plugin's, html) gets every record: its memory grows with the run.
   const readBack = async (): Promise<Experiment> => {
@@ -69,7 +88,9 @@ export async function report(
     if (out.last() !== '' && !out.last().endsWith('\n')) await out('\n');
   }
   for (const { reporter, destination } of run.fileReporters) {
-    if (streams(reporter) && pages !== undefined)
+    if (spooledJson !== undefined && isJsonReporter(reporter))
+      await writeSpooledJson(destination, experiment, spooledJson);
+    else if (streams(reporter) && pages !== undefined)
       await writeReportFile(destination, (write) =>
         reporter.streamReport(experiment, pages, write, { destination }),
       );

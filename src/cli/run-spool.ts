@@ -1,0 +1,162 @@
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Experiment } from '../core/experiment.ts';
+import type { RunRecord } from '../core/run-record.ts';
+import { recordPiece } from '../reporters/json.ts';
+import { type RunFold, RunTally } from '../reporters/run-fold.ts';
+import { InOrder } from '../runner/in-order.ts';
+import { glanceOf, scrubber } from './report-pages.ts';
+
+/** Pieces of the json section are gathered up to this many characters before a write. */
+const FLUSH_AT = 1 << 20;
+
+/** The json report's records, rendered as the trials finished: a file of `count` `recordPiece`s. */
+export interface SpooledRecords {
+  readonly path: string;
+  readonly count: number;
+}
+
+/**
+ * What the reports of `harnesseval run` read of every trial, made while the trials run instead of
+ * in passes over the store after the last one: the fold of their glances (the console, JUnit and
+ * Markdown summaries) and, for a json report, its records rendered into a temporary file. Trials
+ * finish in any order; an `InOrder` hands them on in plan order, the order the store reads them
+ * in, so what the reports write is what a pass over the store would write (a test holds the two
+ * equal). Only a fresh run whose plan is every task times every epoch is spooled: a resume's kept
+ * trials are in the store, not here. The reports use the spool only when it holds as many trials as
+ * the store (`count`); otherwise they read the store as before. The records' file is a hidden file
+ * beside the json report (the disk the user chose for a file that size; a temporary folder may be
+ * memory), removed at the end. A spool that cannot write (a full disk) is dropped, never the run.
+ */
+export class RunSpool {
+  readonly #order: InOrder;
+  readonly #tally: RunTally;
+  readonly #scrub: ReturnType<typeof scrubber>;
+  #json: Spool | undefined;
+  #count = 0;
+  #unreadable = false;
+
+  private constructor(experiment: Experiment, env: NodeJS.ProcessEnv, json: string | undefined) {
+    const tasks = experiment.suite.tasks.map((t) => t.id);
+    const epochs = experiment.settings.epochs;
+    this.#tally = new RunTally(experiment);
+    this.#scrub = scrubber(env);
+    this.#order = new InOrder(tasks, epochs, (record) => this.#take(record));
+    for (const task of tasks) for (let epoch = 0; epoch < epochs; epoch++) this.#order.expect(task, epoch);
+    if (json !== undefined) this.#json = openSpool(json);
+  }
+
+  /**
+   * A spool for a run that is starting, or undefined when its trials are not the whole plan (a
+   * resume, a retry of errors, a filtered plan).
+   */
+  static start(
+    experiment: Experiment,
+    run: { readonly trials: number; readonly resumed: number },
+    /** `json`: where a json report goes, when the run writes one. */
+    options: { readonly env: NodeJS.ProcessEnv; readonly json?: string | undefined },
+  ): RunSpool | undefined {
+    const planned = experiment.suite.tasks.length * experiment.settings.epochs;
+    if (run.resumed !== 0 || run.trials !== planned || planned === 0) return undefined;
+    return new RunSpool(experiment, options.env, options.json);
+  }
+
+  /** A trial the store holds now (its `trial_end` record). */
+  add(record: RunRecord): void {
+    try {
+      this.#order.put(record);
+    } catch {
+      // A trial outside the plan: the spool cannot say what the store holds.
+      this.#unreadable = true;
+    }
+  }
+
+  /** The run is over: what waits for a trial that never finished goes on. */
+  finish(): void {
+    this.#order.finish();
+    this.#flush();
+    if (this.#json !== undefined) closeOnce(this.#json);
+  }
+
+  /** The fold of the spooled trials, or undefined when the spool is not the store's whole run. */
+  folded(stored: number): RunFold | undefined {
+    return this.#unreadable || stored !== this.#count ? undefined : this.#tally.result();
+  }
+
+  /** The json report's records, or undefined when there are none to trust. */
+  json(stored: number): SpooledRecords | undefined {
+    if (this.#json === undefined || this.#unreadable || stored !== this.#count) return undefined;
+    return { path: this.#json.path, count: this.#count };
+  }
+
+  /** Removes the temporary file. */
+  dispose(): void {
+    if (this.#json === undefined) return;
+    closeOnce(this.#json);
+    rmSync(this.#json.path, { force: true });
+    this.#json = undefined;
+  }
+
+  #take(raw: RunRecord): void {
+    let record: RunRecord;
+    try {
+      // As the store's read gives it back: the secret-free text, parsed.
+      record = this.#scrub(raw, (v) => v as RunRecord);
+    } catch {
+      this.#unreadable = true;
+      return;
+    }
+    this.#tally.add(glanceOf(record));
+    const json = this.#json;
+    if (json !== undefined) {
+      const piece = recordPiece(record, this.#count);
+      json.pending.push(piece);
+      json.size += piece.length;
+      if (json.size >= FLUSH_AT) this.#flush();
+    }
+    this.#count++;
+  }
+
+  #flush(): void {
+    const json = this.#json;
+    if (json === undefined || json.size === 0 || json.fd === undefined) return;
+    const text = json.pending.join('');
+    json.pending = [];
+    json.size = 0;
+    try {
+      writeSync(json.fd, text, null, 'utf8');
+    } catch {
+      this.dispose();
+    }
+  }
+}
+
+/** The json spool's file; `fd` is undefined once closed (an fd is never closed twice: its number may be reused). */
+interface Spool {
+  readonly path: string;
+  fd: number | undefined;
+  pending: string[];
+  size: number;
+}
+
+/** The records' file beside `destination`; undefined when it cannot be made (the report says why later). */
+function openSpool(destination: string): Spool | undefined {
+  const path = join(dirname(destination), `.${basename(destination)}.${process.pid}.records.tmp`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    return { path, fd: openSync(path, 'w', 0o600), pending: [], size: 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+function closeOnce(spool: Spool): void {
+  if (spool.fd === undefined) return;
+  const { fd } = spool;
+  spool.fd = undefined;
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing is lost: a failed close leaves the spool to be dropped by its count or its reader.
+  }
+}
