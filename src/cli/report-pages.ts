@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -89,6 +89,14 @@ export function glanceOf(record: RunRecord): TrialGlance {
   };
 }
 
+/** A report that cannot be written: a `usage` error naming the file. */
+function refusedReport(destination: string, cause: unknown): HarnessEvalError {
+  return new HarnessEvalError('usage', `cannot write the report to ${destination}: ${errorMessage(cause)}`, {
+    cause,
+    data: { destination },
+  });
+}
+
 /** Pieces are gathered up to this many characters before a write (a record at a time is too small). */
 const FLUSH_AT = 1 << 20;
 
@@ -100,11 +108,7 @@ export async function writeReportFile(
   destination: string,
   produce: (write: ReportWriter) => Promise<void>,
 ): Promise<void> {
-  const refused = (cause: unknown) =>
-    new HarnessEvalError('usage', `cannot write the report to ${destination}: ${errorMessage(cause)}`, {
-      cause,
-      data: { destination },
-    });
+  const refused = (cause: unknown) => refusedReport(destination, cause);
   let file: Awaited<ReturnType<typeof open>>;
   try {
     await makeDirs(dirname(destination));
@@ -137,9 +141,13 @@ export async function writeReportFile(
   }
 }
 
+/** Bytes copied from the spool per read: the loop yields to signals between reads. */
+const COPY_CHUNK = 4 << 20;
+
 /**
  * Writes the json report of `experiment` whose records the run spooled as they finished
- * (`RunSpool`): its frame around the spooled text, read back a megabyte at a time.
+ * (`RunSpool`): its frame around the spooled text, copied as bytes (never decoded). A bad
+ * destination fails with `usage` naming the file, like any report's.
  */
 export async function writeSpooledJson(
   destination: string,
@@ -147,12 +155,34 @@ export async function writeSpooledJson(
   spooled: SpooledRecords,
 ): Promise<void> {
   const { head, tail } = jsonFrame(experiment);
-  await writeReportFile(destination, async (write) => {
-    await write(head);
-    const text = createReadStream(spooled.path, { encoding: 'utf8', highWaterMark: FLUSH_AT });
-    for await (const chunk of text) await write(chunk as string);
-    await write(tail(spooled.count));
-  });
+  let out: number;
+  try {
+    await makeDirs(dirname(destination));
+    out = openSync(destination, 'w');
+  } catch (cause) {
+    throw refusedReport(destination, cause);
+  }
+  const from = openSync(spooled.path, 'r');
+  try {
+    const write = (data: string | Uint8Array, length?: number) => {
+      try {
+        if (typeof data === 'string') writeSync(out, data, null, 'utf8');
+        else for (let at = 0; at < (length ?? 0); ) at += writeSync(out, data, at, (length ?? 0) - at);
+      } catch (cause) {
+        throw refusedReport(destination, cause);
+      }
+    };
+    write(head);
+    const chunk = Buffer.allocUnsafe(COPY_CHUNK);
+    for (let read = readSync(from, chunk); read > 0; read = readSync(from, chunk)) {
+      write(chunk, read);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    write(tail(spooled.count));
+  } finally {
+    closeSync(from);
+    closeSync(out);
+  }
 }
 
 /** A writer to a terminal stream that waits when the stream asks it to (a pipe to `less`). */

@@ -147,12 +147,15 @@ function endingOf(records: readonly RunRecord[]): RunEnding {
 }
 
 /**
- * The ending of a run whose records are in the store: two counts, and only when every trial
- * errored a pass over the errors (stopping at the first that is not the environment's).
+ * The ending of a run whose records are in the store: two counts (the run's fold's, else the
+ * store's), and only when every trial errored a pass over the errors (stopping at the first that
+ * is not the environment's).
  */
 async function storedEnding(pages: RecordPages, kept: readonly string[]): Promise<RunEnding> {
-  const trials = await pages.count();
-  if (trials === 0 || (await pages.count(['error'])) < trials) return { kept };
+  // The run's fold has both counts when it holds every stored trial.
+  const trials = pages.folded?.counts.total ?? (await pages.count());
+  const errors = pages.folded?.counts.error ?? (await pages.count(['error']));
+  if (trials === 0 || errors < trials) return { kept };
   let first: string | undefined;
   let environment = true;
   for await (const record of pages.records()) {

@@ -1,8 +1,16 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { glanceOf } from '../../../src/cli/report-pages.ts';
+import { glanceOf, writeSpooledJson } from '../../../src/cli/report-pages.ts';
 import { RunSpool } from '../../../src/cli/run-spool.ts';
 import type { Experiment } from '../../../src/core/experiment.ts';
 import type { RunRecord } from '../../../src/core/run-record.ts';
@@ -117,6 +125,26 @@ describe('RunSpool', () => {
     const kept = [0, 2, 4].map((i) => records[i]!);
     expect(spooledJson(spool!, 3)).toBe(renderJson({ ...experiment, records: kept }));
     expect(spool?.folded(3)?.counts).toMatchObject({ total: 3, missing: 3 });
+  });
+
+  // Over 4 MB of multi-byte text: the copy's chunks split characters, as bytes.
+  it('is written as a report by its frame around the spooled bytes; a bad destination is a usage error naming it', async () => {
+    const records = planRecords().map((r, i) =>
+      i === 2 ? { ...r, error: 'ünïcödé ✓ 🎉'.repeat(200_000) } : r,
+    );
+    const spool = started();
+    for (const record of records) spool?.add(record);
+    spool?.finish();
+    const out = join(dir, 'written', 'out.json');
+    await writeSpooledJson(out, experiment, spool!.json(6)!);
+    expect(readFileSync(out, 'utf8')).toBe(renderJson({ ...experiment, records }));
+    mkdirSync(join(dir, 'folder.json'));
+    await expect(
+      writeSpooledJson(join(dir, 'folder.json'), experiment, spool!.json(6)!),
+    ).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining(`cannot write the report to ${join(dir, 'folder.json')}`),
+    });
   });
 
   it('is not used when the store holds another number of trials', () => {
