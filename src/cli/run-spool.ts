@@ -2,15 +2,31 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
-import { recordPiece } from '../reporters/json.ts';
+import { elementPiece, recordElement } from '../reporters/json.ts';
 import { type RunFold, RunTally } from '../reporters/run-fold.ts';
+import type { TrialGlance } from '../reporters/types.ts';
 import { InOrder } from '../runner/in-order.ts';
 import { glanceOf, scrubber } from './report-pages.ts';
 
 /** Pieces of the json section are gathered up to this many characters before a write. */
 const FLUSH_AT = 1 << 20;
+/**
+ * At most this many characters of rendered records wait for a trial planned before them. Past it
+ * (a slow trial among many with large traces) the json spool is dropped and the report reads the
+ * store as before: memory stays bounded whatever a harness writes.
+ */
+const WAITING_LIMIT = 32 << 20;
 
-/** The json report's records, rendered as the trials finished: a file of `count` `recordPiece`s. */
+/** What the spool keeps of a finished trial until the trials planned before it are settled. */
+interface Finished {
+  readonly task_id: string;
+  readonly epoch: number;
+  readonly glance: TrialGlance;
+  /** The record as a json array element; absent without a json spool. */
+  readonly element?: string;
+}
+
+/** The json report's records, rendered as the trials finished: a file of `count` `elementPiece`s. */
 export interface SpooledRecords {
   readonly path: string;
   readonly count: number;
@@ -29,12 +45,14 @@ export interface SpooledRecords {
  * memory), removed at the end. A spool that cannot write (a full disk) is dropped, never the run.
  */
 export class RunSpool {
-  readonly #order: InOrder;
+  readonly #order: InOrder<Finished>;
   readonly #tally: RunTally;
   readonly #scrub: ReturnType<typeof scrubber>;
   #json: Spool | undefined;
   #count = 0;
   #unreadable = false;
+  /** Characters of rendered records waiting in the order. */
+  #waiting = 0;
 
   private constructor(experiment: Experiment, env: NodeJS.ProcessEnv, json: string | undefined) {
     const tasks = experiment.suite.tasks.map((t) => t.id);
@@ -62,13 +80,25 @@ export class RunSpool {
   }
 
   /** A trial the store holds now (its `trial_end` record). */
-  add(record: RunRecord): void {
+  add(raw: RunRecord): void {
+    if (this.#unreadable) return;
     try {
-      this.#order.put(record);
+      // As the store's read gives it back: the secret-free text, parsed.
+      const record = this.#scrub(raw, (v) => v as RunRecord);
+      const element = this.#json === undefined ? undefined : recordElement(record);
+      this.#order.put({
+        task_id: record.task_id,
+        epoch: record.epoch,
+        glance: glanceOf(record),
+        ...(element === undefined ? {} : { element }),
+      });
+      this.#waiting += element?.length ?? 0;
     } catch {
-      // A trial outside the plan: the spool cannot say what the store holds.
+      // A trial outside the plan, or text the scrub broke: the spool cannot say what the store holds.
       this.#unreadable = true;
+      return;
     }
+    if (this.#waiting > WAITING_LIMIT) this.dispose();
   }
 
   /** The run is over: what waits for a trial that never finished goes on. */
@@ -97,19 +127,13 @@ export class RunSpool {
     this.#json = undefined;
   }
 
-  #take(raw: RunRecord): void {
-    let record: RunRecord;
-    try {
-      // As the store's read gives it back: the secret-free text, parsed.
-      record = this.#scrub(raw, (v) => v as RunRecord);
-    } catch {
-      this.#unreadable = true;
-      return;
-    }
-    this.#tally.add(glanceOf(record));
+  #take(finished: Finished): void {
+    this.#tally.add(finished.glance);
+    const { element } = finished;
+    if (element !== undefined) this.#waiting -= element.length;
     const json = this.#json;
-    if (json !== undefined) {
-      const piece = recordPiece(record, this.#count);
+    if (json !== undefined && element !== undefined) {
+      const piece = elementPiece(element, this.#count);
       json.pending.push(piece);
       json.size += piece.length;
       if (json.size >= FLUSH_AT) this.#flush();

@@ -13,7 +13,7 @@ const RECORDS_KEY = '\n  "records": []';
 
 /**
  * `renderJson` of the experiment around its records: `head` ends with the records array's `[`,
- * `tail(n)` begins with its `]`; between them go `n` records, each as `recordPiece` writes it.
+ * `tail(n)` begins with its `]`; between them go `n` records, each an `elementPiece`.
  */
 export function jsonFrame(experiment: Experiment): {
   readonly head: string;
@@ -29,10 +29,14 @@ export function jsonFrame(experiment: Experiment): {
   };
 }
 
-/** The `index`th record of the records array as `renderJson` writes it, with the separator before it. */
-export function recordPiece(record: RunRecord, index: number): string {
-  // An element of a top-level array sits four spaces in; JSON text has no raw newline in a value.
-  const element = JSON.stringify(record, null, 2).replaceAll('\n', '\n    ');
+/** A record as an element of the records array: pretty-printed and indented to sit four spaces in. */
+export function recordElement(record: RunRecord): string {
+  // JSON text has no raw newline in a value.
+  return JSON.stringify(record, null, 2).replaceAll('\n', '\n    ');
+}
+
+/** The `index`th element of the records array (`recordElement`) with the separator before it. */
+export function elementPiece(element: string, index: number): string {
   return `${index === 0 ? '\n' : ',\n'}    ${element}`;
 }
 
@@ -45,14 +49,14 @@ export async function streamJson(
   const { head, tail } = jsonFrame(experiment);
   await write(head);
   let written = 0;
-  for await (const record of pages.records()) await write(recordPiece(record, written++));
+  for await (const record of pages.records()) await write(elementPiece(recordElement(record), written++));
   await write(tail(written));
 }
 
 /** The reporters `createJsonReporter` made: `harnesseval run` may write their records as trials finish. */
 const jsonReporters = new WeakSet<ReporterV1>();
 
-/** Whether `reporter` is the built-in json reporter (its report is `jsonFrame` around `recordPiece`s). */
+/** Whether `reporter` is the built-in json reporter (its report is `jsonFrame` around `elementPiece`s). */
 export function isJsonReporter(reporter: ReporterV1): boolean {
   return jsonReporters.has(reporter);
 }

@@ -7,6 +7,12 @@ const ARRIVED = 2;
 /** A kept trial of a resumed run: its stored record is read (`StoredFeed`) when the fold reaches it. */
 const STORED = 3;
 
+/** What `InOrder` orders: a record, or what a reader keeps of one. */
+export interface TrialKey {
+  readonly task_id: string;
+  readonly epoch: number;
+}
+
 /**
  * Hands a run's records on in plan order — by task in file order, then by epoch — whatever order
  * they finish in, which is the order `finishExperiment` sorts them into: a metric's sums then add
@@ -20,16 +26,16 @@ const STORED = 3;
  * planned after the first trial to run waited here: with retried errors scattered over 10,000
  * trials, nearly the whole experiment.
  */
-export class InOrder {
+export class InOrder<T extends TrialKey = RunRecord> {
   private readonly slots: Uint8Array;
-  private readonly waiting = new Map<number, RunRecord>();
+  private readonly waiting = new Map<number, T>();
   private readonly taskIndex: Map<string, number>;
   private next = 0;
 
   constructor(
     taskIds: readonly string[],
     private readonly epochs: number,
-    private readonly sink: (record: RunRecord) => void,
+    private readonly sink: (record: T) => void,
   ) {
     this.slots = new Uint8Array(taskIds.length * epochs);
     this.taskIndex = new Map(taskIds.map((id, i) => [id, i]));
@@ -74,7 +80,7 @@ export class InOrder {
   }
 
   /** A finished trial: it goes on now, or once the trials planned before it are settled. */
-  put(record: RunRecord): void {
+  put(record: T): void {
     const slot = this.slotOf(record.task_id, record.epoch);
     if (slot === undefined || (this.slots[slot] !== EXPECTED && this.slots[slot] !== STORED))
       throw new HarnessEvalError('internal', `trial ${record.task_id}#${record.epoch} was not expected`);

@@ -147,6 +147,23 @@ describe('RunSpool', () => {
     });
   });
 
+  it('drops the json spool, not the fold, when records pile up behind a slow trial', () => {
+    const records = planRecords().map((r) => ({
+      ...r,
+      output: { ...r.output, output: 'x'.repeat(9 << 20) },
+    }));
+    const spool = started();
+    const path = join(dir, 'reports', `.out.json.${process.pid}.records.tmp`);
+    expect(existsSync(path)).toBe(true);
+    // The first trial is slow: four records of 9 MB each wait for it, past the 32 MB limit.
+    for (const i of [1, 2, 3, 4]) spool?.add(records[i]!);
+    expect(existsSync(path)).toBe(false);
+    for (const i of [0, 5]) spool?.add(records[i]!);
+    spool?.finish();
+    expect(spool?.json(6)).toBeUndefined();
+    expect(spool?.folded(6)?.counts.total).toBe(6);
+  });
+
   it('is not used when the store holds another number of trials', () => {
     const records = planRecords();
     const spool = started();

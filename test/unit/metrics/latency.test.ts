@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   agentLatencyP50,
   agentLatencyP95,
+  LatencyColumn,
   agentLatency as latency,
   pooledQuantile,
   sortedPool,
 } from '../../../src/metrics/latency.ts';
 import { mulberry32 } from '../../../src/stats/bootstrap.ts';
+import { sortedQuantile } from '../../../src/stats/descriptive.ts';
 import { makeRecord } from '../../helpers/experiments.ts';
 
 describe('latency interval', () => {
@@ -53,6 +55,39 @@ describe('the latency pool, sorted once', () => {
       for (const p of [0.05, 0.5, 0.9, 0.95]) {
         const counts = Int32Array.from(units, () => Math.floor(random() * 3));
         expect(pooledQuantile(pool, p)(counts)).toBe(pooledQuantile(units, p)(counts));
+      }
+    }
+  });
+
+  it('gives the same pool and quantiles from latencies in arrival order, units interleaved, as from the units', () => {
+    const random = mulberry32(21);
+    for (let round = 0; round < 50; round++) {
+      const unitCount = 1 + Math.floor(random() * 6);
+      const units: number[][] = Array.from({ length: unitCount }, () => []);
+      const column = new LatencyColumn();
+      // Coarse values: many ties between units. Every unit gets at least one value.
+      const arrivals = 1 + Math.floor(random() * 3000);
+      for (let i = 0; i < Math.max(arrivals, unitCount); i++) {
+        const unit = i < unitCount ? i : Math.floor(random() * unitCount);
+        const value = Math.round(random() * 20) / 4;
+        units[unit]!.push(value);
+        column.push(value, unit);
+      }
+      const fromUnits = sortedPool(units);
+      const fromColumn = column.sorted(unitCount);
+      expect(column.length).toBe(fromUnits.values.length);
+      expect(fromColumn.values).toEqual(fromUnits.values);
+      expect(fromColumn.sizes).toEqual(fromUnits.sizes);
+      for (const [i, v] of fromColumn.values.entries()) expect(units[fromColumn.owners[i]!]).toContain(v);
+      for (const p of [0.05, 0.5, 0.95]) {
+        // A resample's counts, as the bootstrap draws them: as many draws as there are units.
+        const counts = new Int32Array(unitCount);
+        for (let d = 0; d < unitCount; d++) counts[Math.floor(random() * unitCount)]! += 1;
+        const got = pooledQuantile(fromColumn, p)(counts);
+        expect(got).toBe(pooledQuantile(fromUnits, p)(counts));
+        // Independently: the resample built out, sorted, and its type-7 quantile.
+        const resample = units.flatMap((u, i) => Array.from({ length: counts[i]! }, () => u).flat());
+        expect(got).toBeCloseTo(sortedQuantile(Float64Array.from(resample).sort(), p)!, 12);
       }
     }
   });
