@@ -146,23 +146,30 @@ const COPY_CHUNK = 4 << 20;
 
 /**
  * Writes the json report of `experiment` whose records the run spooled as they finished
- * (`RunSpool`): its frame around the spooled text, copied as bytes (never decoded). A bad
+ * (`RunSpool`): its frame around the spooled text, copied as bytes (never decoded). False, with
+ * nothing written, when the spool cannot be read (the caller reads the store instead). A bad
  * destination fails with `usage` naming the file, like any report's.
  */
 export async function writeSpooledJson(
   destination: string,
   experiment: Experiment,
   spooled: SpooledRecords,
-): Promise<void> {
+): Promise<boolean> {
+  let from: number;
+  try {
+    from = openSync(spooled.path, 'r');
+  } catch {
+    return false;
+  }
   const { head, tail } = jsonFrame(experiment);
   let out: number;
   try {
     await makeDirs(dirname(destination));
     out = openSync(destination, 'w');
   } catch (cause) {
+    closeSync(from);
     throw refusedReport(destination, cause);
   }
-  const from = openSync(spooled.path, 'r');
   try {
     const write = (data: string | Uint8Array, length?: number) => {
       try {
@@ -183,6 +190,7 @@ export async function writeSpooledJson(
     closeSync(from);
     closeSync(out);
   }
+  return true;
 }
 
 /** A writer to a terminal stream that waits when the stream asks it to (a pipe to `less`). */

@@ -86,13 +86,14 @@ export class RunSpool {
       // As the store's read gives it back: the secret-free text, parsed.
       const record = this.#scrub(raw, (v) => v as RunRecord);
       const element = this.#json === undefined ? undefined : recordElement(record);
+      // Counted before the put: the put may hand it on at once (`#take` subtracts it).
+      this.#waiting += element?.length ?? 0;
       this.#order.put({
         task_id: record.task_id,
         epoch: record.epoch,
         glance: glanceOf(record),
         ...(element === undefined ? {} : { element }),
       });
-      this.#waiting += element?.length ?? 0;
     } catch {
       // A trial outside the plan, or text the scrub broke: the spool cannot say what the store holds.
       this.#unreadable = true;
@@ -119,12 +120,17 @@ export class RunSpool {
     return { path: this.#json.path, count: this.#count };
   }
 
-  /** Removes the temporary file. */
+  /** Drops the json spool and removes its file (a file that cannot be removed is left, never an error). */
   dispose(): void {
-    if (this.#json === undefined) return;
-    closeOnce(this.#json);
-    rmSync(this.#json.path, { force: true });
+    const json = this.#json;
+    if (json === undefined) return;
     this.#json = undefined;
+    closeOnce(json);
+    try {
+      rmSync(json.path, { force: true });
+    } catch {
+      // A hidden temporary file left beside the report; the run and its reports are unaffected.
+    }
   }
 
   #take(finished: Finished): void {

@@ -88,13 +88,16 @@ export async function report(
     if (out.last() !== '' && !out.last().endsWith('\n')) await out('\n');
   }
   for (const { reporter, destination } of run.fileReporters) {
-    if (spooledJson !== undefined && isJsonReporter(reporter))
-      await writeSpooledJson(destination, experiment, spooledJson);
-    else if (streams(reporter) && pages !== undefined)
+    const spooled =
+      spooledJson !== undefined &&
+      isJsonReporter(reporter) &&
+      (await writeSpooledJson(destination, experiment, spooledJson));
+    // Else the report is written from the store (the records the run rendered are not all there).
+    if (!spooled && streams(reporter) && pages !== undefined)
       await writeReportFile(destination, (write) =>
         reporter.streamReport(experiment, pages, write, { destination }),
       );
-    else await reporter.report(await readBack(), { destination });
+    else if (!spooled) await reporter.report(await readBack(), { destination });
     io.stderr.write(`wrote ${destination}\n`);
   }
   whole = undefined;

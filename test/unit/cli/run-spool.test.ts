@@ -136,8 +136,14 @@ describe('RunSpool', () => {
     for (const record of records) spool?.add(record);
     spool?.finish();
     const out = join(dir, 'written', 'out.json');
-    await writeSpooledJson(out, experiment, spool!.json(6)!);
+    expect(await writeSpooledJson(out, experiment, spool!.json(6)!)).toBe(true);
     expect(readFileSync(out, 'utf8')).toBe(renderJson({ ...experiment, records }));
+    // A spool that is gone is not written from: the caller reads the store.
+    const gone = join(dir, 'gone.json');
+    expect(await writeSpooledJson(gone, experiment, { path: join(dir, 'no-such-spool'), count: 6 })).toBe(
+      false,
+    );
+    expect(existsSync(gone)).toBe(false);
     mkdirSync(join(dir, 'folder.json'));
     await expect(
       writeSpooledJson(join(dir, 'folder.json'), experiment, spool!.json(6)!),
