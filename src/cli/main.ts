@@ -34,7 +34,7 @@ export function buildProgram(io: CliIO, only?: string): Command {
   const program = new Command('harnesseval')
     .description('Measure how well an AI agent harness does its work, and whether each version does better.')
     .version(harnessEvalVersion(), '-V, --version')
-    .option('--debug', 'print stack traces for errors')
+    .option('--debug', 'print stack traces for errors, and diagnostics (what the reports of a run read)')
     .option(
       '--plugin <module>',
       'load a plugin module (evaluators, metrics, adapters, reporters) before the command; repeatable',
