@@ -8,8 +8,12 @@ import type { TrialGlance } from '../reporters/types.ts';
 import { InOrder } from '../runner/in-order.ts';
 import { glanceOf, scrubber } from './report-pages.ts';
 
-/** Pieces of the json section are gathered up to this many characters before a write. */
-const FLUSH_AT = 1 << 20;
+/**
+ * Pieces of the json section are gathered up to this many characters before a write. Small: what
+ * waits for a write survives young-generation collections and is promoted, and with 1 MB a
+ * 10,000-trial run with -o peaked at 240-248 MB instead of 198-214.
+ */
+const FLUSH_AT = 1 << 16;
 /**
  * At most this many characters of rendered records wait for a trial planned before them. Past it
  * (a slow trial among many with large traces) the json spool is dropped and the report reads the
