@@ -25,6 +25,15 @@ const DELAY_MS = 50;
 /** `BENCH_PROFILE=DIR`: each worker writes a V8 CPU profile there (node --cpu-prof) when it stops. */
 const PROFILE_DIR = process.env['BENCH_PROFILE'];
 /**
+ * `BENCH_WARMUP=N`: before the measured run, the round's workers run an N-trial experiment of
+ * another suite (same agent) to its end. A worker is a long-lived process: its trial code is then
+ * compiled by V8 and its pools are open, as in a worker that has run experiments before. The
+ * measured run's own costs stay in: opening its experiment (the suite load) and finishing it.
+ */
+const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 0);
+/** `BENCH_WORKER_NODE_ARGS="--max-semi-space-size=64"`: Node options for the workers only (space-separated). */
+const WORKER_NODE_ARGS = (process.env['BENCH_WORKER_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+/**
  * Workers connect as this role, so pg_stat_statements (per role) counts their statements apart
  * from the coordinator's: every statement, BEGIN and COMMIT included, is one round trip.
  */
@@ -181,9 +190,13 @@ function runCli(
   });
 }
 
-/** `harnesseval run suite.json --queue URL`, followed to the end; its experiment id, wall ms and CPU. */
-async function runQueued(dir: string, url: string): Promise<{ id: string; wall: number; cpu: number }> {
-  const { stderr, wall, cpu } = await runCli(dir, ['run', 'suite.json', '--queue', url, '--no-progress']);
+/** `harnesseval run SUITE --queue URL`, followed to the end; its experiment id, wall ms and CPU. */
+async function runQueued(
+  dir: string,
+  url: string,
+  suite = 'suite.json',
+): Promise<{ id: string; wall: number; cpu: number }> {
+  const { stderr, wall, cpu } = await runCli(dir, ['run', suite, '--queue', url, '--no-progress']);
   const id = /queued \d+ trials of experiment (\S+)/.exec(stderr)?.[1];
   if (id === undefined) throw new Error(`run --queue named no experiment: ${stderr}`);
   return { id, wall, cpu };
@@ -252,7 +265,10 @@ async function workerStatements(admin: pg.Client): Promise<{ total: number; top:
 async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, workers: number) {
   const reference = await bareClients(urls.agent, workers);
   const started: ChildProcess[] = [];
-  const node = PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`];
+  const node = [
+    ...WORKER_NODE_ARGS,
+    ...(PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]),
+  ];
   for (let i = 0; i < workers; i++)
     started.push(
       spawn(process.execPath, [...node, BIN, 'worker', '--queue', urls.worker, '-j', String(CONCURRENCY)], {
@@ -268,6 +284,7 @@ async function round(lib: Library, dir: string, urls: Urls, admin: pg.Client, wo
     for (const w of started) w.kill('SIGKILL');
     throw new Error(`${gone.length} worker(s) exited before the run (their stderr is above)`);
   }
+  if (WARMUP > 0) await runQueued(dir, urls.coordinator, 'warmup.json');
   const load = loadavg()[0] ?? 0;
   const cpu0 = started.map((w) => cpuSeconds(w.pid));
   await admin.query('SELECT pg_stat_statements_reset()');
@@ -346,6 +363,11 @@ async function main() {
       tests,
     };
     writeFileSync(join(dir, 'suite.json'), JSON.stringify(suite));
+    const warmup = tests.slice(0, WARMUP).map((test) => ({ ...test, id: `w${test.id}` }));
+    writeFileSync(
+      join(dir, 'warmup.json'),
+      JSON.stringify({ ...suite, name: 'bench-warmup', tests: warmup }),
+    );
     const cluster = await startCluster({
       dir: clusterDir,
       durable: true,
@@ -372,7 +394,7 @@ async function main() {
     await admin.end();
     const base = rows[0];
     console.log(
-      `\n${TRIALS} trials of a ${DELAY_MS} ms HTTP agent, -j ${CONCURRENCY} per worker; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC`,
+      `\n${TRIALS} trials of a ${DELAY_MS} ms HTTP agent, -j ${CONCURRENCY} per worker${WORKER_NODE_ARGS.length > 0 ? ` (workers: node ${WORKER_NODE_ARGS.join(' ')})` : ''}${WARMUP > 0 ? `, workers warmed by a ${WARMUP}-trial experiment first` : ''}; ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString().slice(0, 16)} UTC`,
     );
     const ms = (v: number) => `${v.toFixed(2)} ms`;
     console.log(

@@ -1,12 +1,19 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { type JsonValue, query } from 'jsonpath-rfc9535';
+import { urlToHttpOptions } from 'node:url';
+import type { JsonValue } from 'jsonpath-rfc9535';
 import type { z } from 'zod';
 import { type AgentOutput, AgentOutputSchema } from '../core/agent-output.ts';
 import { errorMessage, HarnessEvalError } from '../core/errors.ts';
 import type { TaskInput } from '../core/task.ts';
 import { parseEvents } from '../instrument/events.ts';
 import { expandEnvTemplate } from '../util/env-template.ts';
+import { compileJsonPath, type JsonPathQuery } from '../util/json-path-query.ts';
 import {
   abortedOutput,
   failedOutput,
@@ -31,10 +38,17 @@ const TRIAL_HEADER = 'x-harnesseval-trial';
 
 class OutputError extends Error {}
 
-function checkPath(name: string, path: string | undefined): void {
-  if (path === undefined) return;
+/** A configured path, parsed once per agent (a malformed one fails before the first trial). */
+interface ResponsePath {
+  readonly name: string;
+  readonly path: string;
+  readonly query: JsonPathQuery;
+}
+
+function compilePath(name: string, path: string | undefined): ResponsePath | undefined {
+  if (path === undefined) return undefined;
   try {
-    query({}, path);
+    return { name, path, query: compileJsonPath(path) };
   } catch (error) {
     throw new HarnessEvalError(
       'invalid_config',
@@ -44,10 +58,18 @@ function checkPath(name: string, path: string | undefined): void {
 }
 
 /** Values matched by a JSONPath: one match is that value, several are a list. */
-function select(body: JsonValue, path: string, name: string): unknown {
-  const matches = query(body, path);
+function select(body: JsonValue, { name, path, query }: ResponsePath): unknown {
+  const matches = query(body);
   if (matches.length === 0) throw new OutputError(`${name} "${path}" matched nothing in the response`);
   return matches.length === 1 ? matches[0] : matches;
+}
+
+/** The response paths of the options, compiled. */
+interface ResponsePaths {
+  readonly output?: ResponsePath | undefined;
+  readonly toolCalls?: ResponsePath | undefined;
+  readonly usage?: ResponsePath | undefined;
+  readonly events?: ResponsePath | undefined;
 }
 
 function issuesOf(error: z.ZodError): string {
@@ -60,32 +82,24 @@ const ToolCallsAndUsageSchema = AgentOutputSchema.pick({ tool_calls: true, usage
 /** Maps a JSON response to an AgentOutput with the configured paths. */
 function fromJson(
   body: JsonValue,
-  options: HttpOptions,
+  paths: ResponsePaths,
   latency: number,
   metadata: Record<string, unknown>,
 ): AgentOutput {
-  const selected =
-    options.output_path === undefined ? body : select(body, options.output_path, 'output_path');
+  const selected = paths.output === undefined ? body : select(body, paths.output);
   // Only the output: nothing from the service to validate (the common case, once per trial).
-  if (
-    options.tool_calls_path === undefined &&
-    options.usage_path === undefined &&
-    options.events_path === undefined
-  )
+  if (paths.toolCalls === undefined && paths.usage === undefined && paths.events === undefined)
     return plainOutput(jsonOutput(selected), latency, metadata);
   const draft = ToolCallsAndUsageSchema.safeParse({
-    tool_calls:
-      options.tool_calls_path === undefined
-        ? []
-        : [select(body, options.tool_calls_path, 'tool_calls_path')].flat(),
-    usage: options.usage_path === undefined ? undefined : select(body, options.usage_path, 'usage_path'),
+    tool_calls: paths.toolCalls === undefined ? [] : [select(body, paths.toolCalls)].flat(),
+    usage: paths.usage === undefined ? undefined : select(body, paths.usage),
   });
   if (!draft.success)
     throw new OutputError(`the response's tool calls or usage are invalid: ${issuesOf(draft.error)}`);
-  if (options.events_path === undefined)
+  if (paths.events === undefined)
     return AgentOutputSchema.parse({ ...jsonOutput(selected), ...draft.data, latency, metadata });
   // A remote harness reports its events in the response, in the event protocol's shape.
-  const events = [select(body, options.events_path, 'events_path')].flat();
+  const events = [select(body, paths.events)].flat();
   const reported = parseEvents(events.map((event) => JSON.stringify(event)).join('\n'));
   return AgentOutputSchema.parse({
     ...jsonOutput(selected),
@@ -105,25 +119,28 @@ function isJsonContentType(contentType: string): boolean {
 /**
  * The endpoint and one keep-alive connection pool per agent (a run): node:http costs a third of
  * the CPU per request that `fetch` does (bench/README.md), and reused connections skip the TCP
- * handshake that a fresh connection per trial would pay.
+ * handshake that a fresh connection per trial would pay. The URL is split into request options
+ * once, not on every request.
  */
 interface Endpoint {
-  readonly url: URL;
+  readonly target: RequestOptions;
   readonly agent: HttpAgent;
   readonly request: typeof httpRequest;
+  readonly paths: ResponsePaths;
 }
 
-function endpointOf(url: string): Endpoint {
+function endpointOf(url: string, paths: ResponsePaths): Endpoint {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new HarnessEvalError('invalid_config', `url "${url}" is not a valid URL`);
   }
+  const target = urlToHttpOptions(parsed);
   if (parsed.protocol === 'http:')
-    return { url: parsed, agent: new HttpAgent({ keepAlive: true }), request: httpRequest };
+    return { target, agent: new HttpAgent({ keepAlive: true }), request: httpRequest, paths };
   if (parsed.protocol === 'https:')
-    return { url: parsed, agent: new HttpsAgent({ keepAlive: true }), request: httpsRequest };
+    return { target, agent: new HttpsAgent({ keepAlive: true }), request: httpsRequest, paths };
   throw new HarnessEvalError(
     'invalid_config',
     `url "${url}" must use http: or https:, not ${parsed.protocol}`,
@@ -140,8 +157,7 @@ function send(
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = endpoint.request(
-      endpoint.url,
-      { method, headers, agent: endpoint.agent, signal },
+      { ...endpoint.target, method, headers, agent: endpoint.agent, signal },
       resolve,
     );
     request.on('error', reject);
@@ -226,7 +242,7 @@ async function callEndpoint(
     // Before any path is applied: JSONPath's `..` and every later walk recurse.
     const refused = tooDeep(json, 'the response');
     if (refused !== undefined) return failedOutput(refused.kind, refused.reason, { latency, metadata });
-    return fromJson(json, options, latency, metadata);
+    return fromJson(json, endpoint.paths, latency, metadata);
   } catch (error) {
     const latency = secondsSince(start);
     if (ctx.signal.aborted) return abortedOutput(ctx.signal, { latency, metadata });
@@ -248,11 +264,12 @@ async function createHttpAgent(options: HttpOptions, environment: AdapterEnviron
   for (const [name, value] of Object.entries(options.headers)) {
     expandEnvTemplate(value, environment.env, `headers.${name}`);
   }
-  checkPath('output_path', options.output_path);
-  checkPath('tool_calls_path', options.tool_calls_path);
-  checkPath('usage_path', options.usage_path);
-  checkPath('events_path', options.events_path);
-  const endpoint = endpointOf(options.url);
+  const endpoint = endpointOf(options.url, {
+    output: compilePath('output_path', options.output_path),
+    toolCalls: compilePath('tool_calls_path', options.tool_calls_path),
+    usage: compilePath('usage_path', options.usage_path),
+    events: compilePath('events_path', options.events_path),
+  });
   return {
     specificationVersion: 'v1',
     name: environment.harness.name,

@@ -10,6 +10,17 @@ import { loadPlugin } from './load.ts';
 import { copyPluginSet, defaultPlugins, type PluginSet } from './set.ts';
 
 /**
+ * False when the text cannot hold a `plugins:` key: YAML and JSON write a key's letters as they are
+ * unless they escape them (`\u0067`, `\x67`, an escaped line break), and folding a key over lines
+ * puts a space in it. The file is then not parsed here before its load parses it: a queue worker
+ * loads each experiment's suite, and for a 4,000-test suite this first parse was a fifth of the
+ * load (bench/README.md, queue workers).
+ */
+function mayNamePlugins(text: string): boolean {
+  return text.includes('plugins') || text.includes('\\');
+}
+
+/**
  * Loads the plugin modules a suite or benchmark file names in `plugins:` (paths relative to the
  * file), as `--plugin` does, so that the names they register pass when the file is checked. It
  * must run before the file loads: the formats check names against the registries and never load
@@ -28,6 +39,7 @@ export async function loadFilePlugins(file: string, plugins: PluginSet = default
   } catch {
     return [];
   }
+  if (!mayNamePlugins(text)) return [];
   const source = parseYamlSource(file, text);
   const kind = detectDocumentKind(source.value);
   if (kind !== 'suite' && kind !== 'benchmark') return [];

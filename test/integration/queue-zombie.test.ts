@@ -91,6 +91,10 @@ describe('a zombie worker whose job was deleted with its finished experiment', (
       expireEveryMs: 3_600_000,
     });
     await hang.started;
+    // It may have run t0 or t1 before t2 (the take's order among equal jobs is the ids'): their
+    // jobs complete after their records commit, which can still be under way when t2 starts. Expired
+    // now, such a job would be taken again below although its trial is stored.
+    await waitFor(async () => (await jobRows(url, id))['active'] === 1, 30_000);
 
     // Its take of t2 (`hang`) expires; another worker takes every job left, stores and completes
     // them, finishes the experiment and deletes its jobs (what worker.ts does on a drained completion).

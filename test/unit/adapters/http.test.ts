@@ -8,6 +8,7 @@ import { environment, trialContext } from './trial-context.ts';
 
 interface Received {
   readonly method: string;
+  readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
 }
@@ -23,7 +24,7 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ method: request.method ?? '', headers: request.headers, body });
+      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
       const json = (status: number, value: unknown): void => {
         response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         response.end(JSON.stringify(value));
@@ -150,6 +151,17 @@ describe('http adapter', () => {
       trialContext(),
     );
     expect(result).toMatchObject({ output: '42', structured: 42 });
+  });
+
+  it("requests the URL's path and query, with its user info as basic authorization", async () => {
+    const url = `${base.replace('://', '://ada:pa%20ss@')}/any/path?x=1&y=%20#fragment`;
+    const result = await (await agentFor({ url, output_path: '$.ok' })).run('q', trialContext());
+    expect(result.structured).toBe(true);
+    expect(received.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/any/path?x=1&y=%20',
+      headers: { authorization: `Basic ${Buffer.from('ada:pa ss').toString('base64')}` },
+    });
   });
 
   it('returns a text body as text', async () => {

@@ -1,6 +1,9 @@
 // Plugin sets passed explicitly (issue 12, item 1): two runs in one process with different plugins
 // under the same names, through runExperiment and the loaders, and nothing leaking into the
 // default set. Plugins are real definitions run by the real runner; no double stands in for it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFileWithItsPlugins, runWithTwoSets } from '../../../examples/plugins/plugin-sets.ts';
 import { HarnessConfigSchema } from '../../../src/core/harness-config.ts';
@@ -123,6 +126,31 @@ describe('plugin sets', () => {
       'reporter tsv',
     ]);
     expect(other.reporters.has('tsv')).toBe(true);
+  });
+
+  it("a file's plugins: load whatever escapes spell the key with", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harnesseval-plugin-key-'));
+    try {
+      // The suite names the module by a path without the word, so only the escaped key spells it.
+      writeFileSync(
+        join(dir, 'ext.ts'),
+        `export { default } from ${JSON.stringify(resolve('examples/plugins/plugin.ts'))};\n`,
+      );
+      const files = {
+        'json.json': '{"version": "1.0", "name": "j", "plu\\u0067ins": ["./ext.ts"], "tests": []}',
+        'yaml.yaml': 'version: "1.0"\nname: y\n"plu\\x67ins": [./ext.ts]\ntests: []\n',
+        'none.yaml': 'version: "1.0"\nname: n\ntests: []\n',
+      };
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      for (const name of ['json.json', 'yaml.yaml']) {
+        const plugins = createPluginSet();
+        expect(await loadFilePlugins(join(dir, name), plugins), name).toContain('adapter echo');
+        expect(plugins.adapters.has('echo'), name).toBe(true);
+      }
+      expect(await loadFilePlugins(join(dir, 'none.yaml'), createPluginSet())).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('registerPlugin is all or nothing: a refused definition takes back the ones before it', () => {
