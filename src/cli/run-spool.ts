@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Experiment } from '../core/experiment.ts';
 import type { RunRecord } from '../core/run-record.ts';
@@ -46,7 +46,8 @@ export interface SpooledRecords {
  * trials are in the store, not here. The reports use the spool only when it holds as many trials as
  * the store (`count`); otherwise they read the store as before. The records' file is a hidden file
  * beside the json report (the disk the user chose for a file that size; a temporary folder may be
- * memory), removed at the end. A spool that cannot write (a full disk) is dropped, never the run.
+ * memory), removed at the end; one a killed run left is removed by the next run writing that
+ * report. A spool that cannot write (a full disk) is dropped, never the run.
  */
 export class RunSpool {
   readonly #order: InOrder<Finished>;
@@ -175,12 +176,47 @@ interface Spool {
 
 /** The records' file beside `destination`; undefined when it cannot be made (the report says why later). */
 function openSpool(destination: string): Spool | undefined {
-  const path = join(dirname(destination), `.${basename(destination)}.${process.pid}.records.tmp`);
+  const folder = dirname(destination);
+  const path = join(folder, spoolName(basename(destination), process.pid));
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(folder, { recursive: true });
+    removeStaleSpools(folder, basename(destination));
     return { path, fd: openSync(path, 'w', 0o600), pending: [], size: 0 };
   } catch {
     return undefined;
+  }
+}
+
+const spoolName = (report: string, pid: number) => `.${report}.${pid}.records.tmp`;
+
+/**
+ * Removes the spools of `report` that runs killed before their end left (SIGKILL, a lost machine):
+ * those whose process is gone. A live process's spool is its own business (another run writing
+ * the same report).
+ */
+function removeStaleSpools(folder: string, report: string): void {
+  const prefix = `.${report}.`;
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.records.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.records.tmp'.length));
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || spoolName(report, pid) !== name)
+      continue;
+    if (processAlive(pid)) continue;
+    try {
+      rmSync(join(folder, name), { force: true });
+    } catch {
+      // Left for the next run; nothing depends on it.
+    }
+  }
+}
+
+/** Whether a process with this id exists (signal 0 checks without sending; EPERM: it exists, not ours). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,31 @@ describe('run -o from pages of the store', () => {
     },
     120_000,
   );
+
+  it('leaves no spool beside the json report, and removes one a killed run left', async () => {
+    const dir = join(root, 'spools');
+    await mkdir(dir, { recursive: true });
+    // The spool of a run killed before its end: its process is gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await writeFile(join(dir, `.out.json.${dead}.records.tmp`), '\n    {"half": ');
+    const r = await cli(
+      [
+        'run',
+        suite,
+        '--harness',
+        harness,
+        '--store',
+        join(dir, 'runs.db'),
+        '--no-progress',
+        '-o',
+        join(dir, 'out.json'),
+      ],
+      root,
+    );
+    expect(r.stderr).toContain(`wrote ${join(dir, 'out.json')}`);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')).records).toHaveLength(12);
+  }, 60_000);
 
   it('keeps the exit status when every trial errors, from counts of the store', async () => {
     const broken = join(root, 'broken.json');

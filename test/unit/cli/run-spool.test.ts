@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -204,6 +205,27 @@ describe('RunSpool', () => {
     spool?.dispose();
     expect(readdirSync(join(dir, 'reports'))).toEqual([]);
     expect(spool?.json(6)).toBeUndefined();
+  });
+
+  it("removes the spools that killed runs left beside the report, not a live process's or another report's", () => {
+    const reports = join(dir, 'stale');
+    mkdirSync(reports);
+    // A process that has ended: its id names no process now.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const stale = join(reports, `.out.json.${dead}.records.tmp`);
+    const live = join(reports, `.out.json.${process.ppid}.records.tmp`);
+    const other = join(reports, `.other.json.${dead}.records.tmp`);
+    for (const file of [stale, live, other]) writeFileSync(file, 'x');
+    const spool = RunSpool.start(
+      experiment,
+      { trials: 6, resumed: 0 },
+      { env: {}, json: join(reports, 'out.json') },
+    );
+    spools.push(spool!);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(other)).toBe(true);
+    expect(existsSync(join(reports, `.out.json.${process.pid}.records.tmp`))).toBe(true);
   });
 
   it('folds without a json report, and without one when its folder cannot be made', () => {
