@@ -6,6 +6,7 @@ import { elementPiece, recordElement } from '../reporters/json.ts';
 import { type RunFold, RunTally } from '../reporters/run-fold.ts';
 import type { TrialGlance } from '../reporters/types.ts';
 import { InOrder } from '../runner/in-order.ts';
+import { pidExists } from '../util/process-identity.ts';
 import { glanceOf, scrubber } from './report-pages.ts';
 
 /**
@@ -201,22 +202,12 @@ function removeStaleSpools(folder: string, report: string): void {
     const pid = Number(name.slice(prefix.length, -'.records.tmp'.length));
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || spoolName(report, pid) !== name)
       continue;
-    if (processAlive(pid)) continue;
+    if (pidExists(pid)) continue;
     try {
       rmSync(join(folder, name), { force: true });
     } catch {
       // Left for the next run; nothing depends on it.
     }
-  }
-}
-
-/** Whether a process with this id exists (signal 0 checks without sending; EPERM: it exists, not ours). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

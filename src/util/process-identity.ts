@@ -61,3 +61,16 @@ export function thisProcess(): { readonly pid: number; readonly host: string; re
 }
 
 let ownStart: string | undefined;
+
+/**
+ * Whether a process with this pid exists now (signal 0 checks without sending; EPERM: it exists
+ * but belongs to someone else). Says nothing of which process it is: see `stillRunning`.
+ */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

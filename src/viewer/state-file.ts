@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { HarnessEvalError } from '../core/errors.ts';
+import { pidExists } from '../util/process-identity.ts';
 
 /**
  * A running viewer announces itself in a small file next to its SQLite store
@@ -44,16 +45,6 @@ export function viewerOriginFlag(url: string): string {
   return origin;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export async function writeViewerState(file: string, origin: string): Promise<void> {
   if (loopbackOrigin(origin) === undefined) return;
   const state: ViewerState = { origin, pid: process.pid, started_at: new Date().toISOString() };
@@ -88,6 +79,6 @@ async function readState(file: string): Promise<ViewerState | undefined> {
  */
 export async function runningViewerOrigin(file: string): Promise<string | undefined> {
   const state = await readState(file);
-  if (state === undefined || !alive(state.pid)) return undefined;
+  if (state === undefined || !pidExists(state.pid)) return undefined;
   return loopbackOrigin(state.origin);
 }

@@ -44,6 +44,10 @@ export async function echo(input) {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
+/** `harnesseval run FILE --harness … --store STORE --no-progress ARGS` in the test's root. */
+const runSuite = (file: string, store: string, args: readonly string[], env: Record<string, string> = {}) =>
+  cli(['run', file, '--harness', harness, '--store', store, '--no-progress', ...args], root, env);
+
 /** The HTML page's CSP nonce is random per write. */
 const sameNonce = (page: string) =>
   page.replace(/nonce-[A-Za-z0-9+/=]+/g, 'nonce-N').replace(/nonce="[^"]+"/g, 'nonce="N"');
@@ -59,23 +63,10 @@ describe('run -o from pages of the store', () => {
       const dir = join(root, name.replaceAll(' ', '-'));
       const store = join(dir, 'runs.db');
       const outputs = FILES.flatMap((f) => ['-o', join(dir, 'run', f)]);
-      const r = await cli(
-        [
-          'run',
-          suite,
-          '--harness',
-          harness,
-          '--store',
-          store,
-          '--no-progress',
-          '--epochs',
-          '3',
-          '-j',
-          String(concurrency),
-          '--debug',
-          ...outputs,
-        ],
-        root,
+      const r = await runSuite(
+        suite,
+        store,
+        ['--epochs', '3', '-j', String(concurrency), '--debug', ...outputs],
         env,
       );
       expect(r.stderr).not.toMatch(/Error:|at .*\.js/);
@@ -117,20 +108,7 @@ describe('run -o from pages of the store', () => {
     // The spool of a run killed before its end: its process is gone.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     await writeFile(join(dir, `.out.json.${dead}.records.tmp`), '\n    {"half": ');
-    const r = await cli(
-      [
-        'run',
-        suite,
-        '--harness',
-        harness,
-        '--store',
-        join(dir, 'runs.db'),
-        '--no-progress',
-        '-o',
-        join(dir, 'out.json'),
-      ],
-      root,
-    );
+    const r = await runSuite(suite, join(dir, 'runs.db'), ['-o', join(dir, 'out.json')]);
     expect(r.stderr).toContain(`wrote ${join(dir, 'out.json')}`);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')).records).toHaveLength(12);
@@ -142,21 +120,9 @@ describe('run -o from pages of the store', () => {
       broken,
       JSON.stringify({ version: '1.0', name: 'broken', tests: [{ id: 't5', input: 'in 5' }] }),
     );
-    const r = await cli(
-      [
-        'run',
-        broken,
-        '--harness',
-        harness,
-        '--store',
-        join(root, 'broken.db'),
-        '--no-progress',
-        '-o',
-        join(root, 'b.json'),
-      ],
-      root,
-      { API_TOKEN: SECRET },
-    );
+    const r = await runSuite(broken, join(root, 'broken.db'), ['-o', join(root, 'b.json')], {
+      API_TOKEN: SECRET,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('every trial failed with an error; first: broke with [REDACTED:API_TOKEN]');
     expect(r.stderr).not.toContain(SECRET);
