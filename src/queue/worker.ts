@@ -127,10 +127,14 @@ export async function runWorker(options: WorkerOptions): Promise<{ readonly stor
     // taken again and ended elsewhere, its ended row was deleted (prune-jobs.ts). That trial is a
     // zombie's (one not begun is dropped, one running runs on and its result is refused, as
     // before); only an experiment the store no longer has (`runs delete`) stops its trials here.
+    // One status read per experiment, however many of its held jobs are gone.
+    const exists = new Map<string, boolean>();
     for (const jobId of gone) {
       const experimentId = held.get(jobId);
       if (experimentId === undefined) continue;
-      if ((await experimentStatus(options.store, experimentId)) === undefined) stop(jobId, 'deleted');
+      if (!exists.has(experimentId))
+        exists.set(experimentId, (await experimentStatus(options.store, experimentId)) !== undefined);
+      if (exists.get(experimentId) !== true) stop(jobId, 'deleted');
       else if (ahead.some(({ job }) => job.id === jobId)) cancelled.add(jobId);
       else forget(jobId);
     }

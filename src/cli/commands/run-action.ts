@@ -1,7 +1,7 @@
 import type { Experiment, RunSettings } from '../../core/experiment.ts';
 import type { HarnessConfig } from '../../core/harness-config.ts';
 import type { JudgeConfig } from '../../core/judge.ts';
-import type { RunRecord } from '../../core/run-record.ts';
+import { type RunRecord, RunRecordSchema } from '../../core/run-record.ts';
 import type { SandboxBackendName, SandboxConfig, SandboxNetwork } from '../../core/sandbox-config.ts';
 import type { Suite } from '../../core/suite.ts';
 import { isJsonReporter } from '../../reporters/json.ts';
@@ -12,6 +12,7 @@ import { escapeControl } from '../../util/terminal-text.ts';
 import { EXIT, reportError } from '../exit.ts';
 import type { CliIO } from '../io.ts';
 import { ProgressDisplay } from '../progress.ts';
+import { scrubber } from '../report-pages.ts';
 import { RunSpool } from '../run-spool.ts';
 import { type ResumeInputs, RunSignals } from '../run-stop.ts';
 import { report } from './run-report.ts';
@@ -102,6 +103,7 @@ export async function executeRun(run: RunInvocation): Promise<number> {
   // The workspaces this run kept, from its trial_end events: the reports need no records for them.
   const kept: string[] = [];
   const redactText = secretRedactor(io.env);
+  const scrub = scrubber(io.env);
   // With a store, what the reports read of every trial is gathered as the trials finish.
   let spool: RunSpool | undefined;
   const spoolJson = run.fileReporters.find((f) => isJsonReporter(f.reporter))?.destination;
@@ -162,7 +164,8 @@ export async function executeRun(run: RunInvocation): Promise<number> {
               if (event.record.workspace !== undefined) kept.push(redactText(event.record.workspace));
               spool?.add(event.record);
               if (streaming.length > 0) {
-                const record = await redactRecord(event.record, io.env);
+                // Scrubbed as the reports scrub (no text round trip without a secret in the environment).
+                const record = scrub(event.record, (v) => RunRecordSchema.parse(v) as RunRecord);
                 for (const reporter of streaming) await reporter.onTrialEnd?.(record);
               }
               progress?.update(event.progress);
@@ -227,12 +230,4 @@ function rubricPendingReason(suite: Suite, experiment: Experiment): string | und
   if (typeof reason !== 'string') return undefined;
   const graded = suite.tasks.some((t) => t.criteria.some((c) => c.verification === 'rubric'));
   return graded ? reason : undefined;
-}
-
-async function redactRecord(record: RunRecord, env: NodeJS.ProcessEnv): Promise<RunRecord> {
-  const [{ redactSecrets }, { RunRecordSchema }] = await Promise.all([
-    import('../../store/redact.ts'),
-    import('../../core/run-record.ts'),
-  ]);
-  return RunRecordSchema.parse(JSON.parse(redactSecrets(JSON.stringify(record), env)));
 }
